@@ -1,0 +1,83 @@
+# Lectern — conventional targets. `make run` and `make test` install what they
+# need on a fresh machine (apt-get as root, npm, pip into a cached venv, Go
+# modules, Maven Central for DynamoDB Local/ElasticMQ, the Go proxy for MinIO).
+.PHONY: run test bench lint build deploy clean deps deps-system frontend test-tools
+
+SHELL := /bin/bash
+VERSION := $(shell cat VERSION)
+LECTERN_TOOLS ?= $(HOME)/.cache/lectern/tools
+VENV ?= $(HOME)/.cache/lectern/venv
+# Pinned tool versions.
+CFN_LINT_VERSION := 1.58.0
+SAM_CLI_VERSION := 1.170.0
+ASL_VALIDATOR_VERSION := 4.0.0
+# Debian packages: chromium for the browser tests; tesseract, espeak-ng and
+# musl-tools for the built-in engines and the static render build.
+SYSTEM_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng espeak-ng musl-tools poppler-utils
+
+export LECTERN_TOOLS
+
+run: build
+	mkdir -p data
+	./bin/lectern serve --addr 127.0.0.1:8080 --data ./data
+
+build: deps frontend
+	go build -o bin/lectern ./cmd/lectern
+
+deps: deps-system
+	go mod download
+
+deps-system:
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing: $$missing"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "missing system packages; run: sudo apt-get install -y $$missing"; exit 1; \
+	  fi; \
+	fi
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+
+frontend: frontend/node_modules/.package-lock.json
+	cd frontend && npm run build
+
+test-tools: deps
+	@[ -f $(VENV)/.cfn-lint-$(CFN_LINT_VERSION)-sam-$(SAM_CLI_VERSION) ] || \
+	  { python3 -m venv $(VENV) && $(VENV)/bin/pip install -q cfn-lint==$(CFN_LINT_VERSION) aws-sam-cli==$(SAM_CLI_VERSION) && \
+	    touch $(VENV)/.cfn-lint-$(CFN_LINT_VERSION)-sam-$(SAM_CLI_VERSION); }
+	@[ -x $(LECTERN_TOOLS)/asl-validator-$(ASL_VALIDATOR_VERSION)/node_modules/.bin/asl-validator ] || \
+	  npm install --no-audit --no-fund --prefix $(LECTERN_TOOLS)/asl-validator-$(ASL_VALIDATOR_VERSION) asl-validator@$(ASL_VALIDATOR_VERSION)
+	bash infra/dynamodb-local.sh install
+	bash infra/minio.sh install
+	bash infra/elasticmq.sh install
+
+# Every suite: Go (store/blob/jobs contracts against DynamoDB Local, MinIO and
+# ElasticMQ), front-end unit tests, Chromium end-to-end, infra checks.
+test: test-tools build
+	VENV=$(VENV) ASL_VALIDATOR=$(LECTERN_TOOLS)/asl-validator-$(ASL_VALIDATOR_VERSION)/node_modules/.bin/asl-validator \
+	  bash infra/test.sh
+
+bench: deps
+	go test -run '^$$' -bench . -benchmem ./...
+
+lint: frontend/node_modules/.package-lock.json
+	@out=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$out" ] || { echo "gofmt: $$out"; exit 1; }
+	go vet ./...
+	cd frontend && npm run check
+	$(VENV)/bin/cfn-lint template.yaml
+
+# Deploy to AWS: builds every Lambda, deploys the stack (guided the first
+# time), then uploads the web app to the site bucket.
+deploy: test-tools frontend
+	CGO_ENABLED=0 GOFLAGS=-tags=lambda.norpc $(VENV)/bin/sam build
+	$(VENV)/bin/sam deploy --guided
+	bucket=$$(aws cloudformation describe-stacks --stack-name $${STACK:-lectern} \
+	  --query "Stacks[0].Outputs[?OutputKey=='SiteBucketName'].OutputValue" --output text) && \
+	  aws s3 sync --delete frontend/dist "s3://$$bucket"
+
+clean:
+	rm -rf bin .aws-sam .testparts frontend/node_modules
+	find frontend/dist -mindepth 1 ! -name .keep -delete

@@ -1,0 +1,116 @@
+// Command lectern is the local binary: `lectern serve` runs the API, the web
+// app, the job workers and (later) the ingest pipeline on one machine with
+// embedded storage.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/frontend"
+	"github.com/lectern/lectern/shared/app"
+)
+
+const usage = `usage: lectern <command> [flags]
+
+commands:
+  serve     run the API and web app (default 127.0.0.1:8080, data in ./data)
+  version   print the version
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		if err := serve(ctx, args[1:], getenv, stderr); err != nil {
+			fmt.Fprintf(stderr, "lectern serve: %v\n", err)
+			return 1
+		}
+		return 0
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, lectern.Version())
+		return 0
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "lectern: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	cfg, err := app.FromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	cfg.Mode = app.ModeLocal
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (LECTERN_ADDR)")
+	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data folder (LECTERN_DATA)")
+	fs.StringVar(&cfg.Instance, "instance", cfg.Instance, "instance name (LECTERN_INSTANCE)")
+	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "background job concurrency (LECTERN_WORKERS)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := cfg.CheckServe(); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	local, err := app.OpenLocal(ctx, cfg, "http://"+ln.Addr().String(), log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer local.Close()
+
+	handler := app.LocalHandler(lectern.Version(), cfg.Token, log,
+		app.SiteParts{Blobs: local.BlobHandler, Static: frontend.Files()}, local.Features()...)
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("lectern serving", "addr", ln.Addr().String(), "data", cfg.DataDir,
+		"version", lectern.Version(), "token_required", cfg.Token != "")
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+// Command authorizer is the HTTP API's Lambda authorizer: it allows a request
+// only when its bearer token equals the SSM SecureString named by
+// LECTERN_TOKEN_PARAMETER.
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+
+	"github.com/lectern/lectern/shared/auth"
+)
+
+func main() {
+	ctx := context.Background()
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		log.Fatalf("aws config: %v", err)
+	}
+	client := ssm.NewFromConfig(cfg)
+	name := os.Getenv("LECTERN_TOKEN_PARAMETER")
+	fromSSM := func(ctx context.Context) (string, error) {
+		out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(name), WithDecryption: aws.Bool(true)})
+		if err != nil {
+			return "", err
+		}
+		return aws.ToString(out.Parameter.Value), nil
+	}
+	lambda.Start(auth.Authorizer(auth.Cached(fromSSM, 5*time.Minute, time.Now)))
+}

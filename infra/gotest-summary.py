@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Summarises `go test -json` output: tests per package and per contract run,
+full output of failures, and exits non-zero on any failure or skip (CI never
+skips a suite)."""
+import collections
+import json
+import sys
+
+events = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
+counts = collections.defaultdict(lambda: collections.Counter())
+output = collections.defaultdict(list)
+build_failed = []
+for e in events:
+    pkg, test, action = e.get("Package", ""), e.get("Test"), e.get("Action")
+    if action == "output":
+        output[(pkg, test)].append(e.get("Output", ""))
+    if action in ("pass", "fail", "skip"):
+        if test:
+            counts[pkg][action] += 1
+        elif action == "fail" and not counts[pkg]:
+            build_failed.append(pkg)
+
+failed = skipped = 0
+for pkg in sorted(counts):
+    c = counts[pkg]
+    failed += c["fail"]
+    skipped += c["skip"]
+    print(f"{pkg.removeprefix('github.com/lectern/lectern/') or '.':40s} pass {c['pass']:4d}  fail {c['fail']:3d}  skip {c['skip']:3d}")
+
+# Top-level contract runs (e.g. TestContract/bolt) with their subtest counts.
+runs = collections.Counter()
+for e in events:
+    t = e.get("Test") or ""
+    if e.get("Action") == "pass" and t.count("/") >= 2 and "Contract" in t:
+        runs[(e["Package"].rsplit("/", 1)[-1], t.split("/")[0])] += 1
+for (pkg, top), n in sorted(runs.items()):
+    print(f"contract suite {pkg}.{top}: {n} cases passed")
+
+for (pkg, test), lines in output.items():
+    if test and any(l.startswith("--- FAIL") or l.startswith("    --- FAIL") for l in lines):
+        print(f"\n--- output of failed {pkg} {test}:\n" + "".join(lines))
+    if test and any("--- SKIP" in l for l in lines):
+        print(f"\n--- skipped {pkg} {test}:\n" + "".join(lines))
+for pkg in build_failed:
+    print(f"\n--- {pkg} failed to build or run:\n" + "".join(output[(pkg, None)]))
+
+total = sum(sum(c.values()) for c in counts.values())
+print(f"\nGo tests: {total} run, {failed} failed, {skipped} skipped, {len(build_failed)} packages broken")
+sys.exit(1 if failed or skipped or build_failed else 0)

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs every test suite against real parts, started here and stopped on exit.
+# Called by `make test` after the tools are installed and the binary is built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source infra/common.sh
+
+stop_all() {
+  bash infra/elasticmq.sh stop || true
+  bash infra/minio.sh stop || true
+  bash infra/dynamodb-local.sh stop || true
+}
+trap stop_all EXIT
+
+section() { printf '\n=== %s ===\n' "$*"; }
+started=$(date +%s)
+
+section "starting test parts: DynamoDB Local, MinIO, ElasticMQ"
+eval "$(bash infra/dynamodb-local.sh start)"
+eval "$(bash infra/minio.sh start)"
+eval "$(bash infra/elasticmq.sh start)"
+echo "DynamoDB Local $LECTERN_TEST_DYNAMODB_ENDPOINT, MinIO $LECTERN_TEST_S3_ENDPOINT, ElasticMQ $LECTERN_TEST_SQS_ENDPOINT"
+
+section "Go tests (go test -race ./...)"
+go test -count=1 -race -json ./... > "$LECTERN_STATE/go-test.json" || true
+python3 infra/gotest-summary.py "$LECTERN_STATE/go-test.json"
+
+section "front end: svelte-check and unit tests (vitest)"
+(cd frontend && npm run --silent check && npm test --silent)
+
+section "browser end-to-end (playwright-core + /usr/bin/chromium)"
+(cd frontend && LECTERN_BIN="$PWD/../bin/lectern" npm run --silent e2e)
+
+section "infra: cfn-lint template.yaml"
+"$VENV/bin/cfn-lint" template.yaml && echo "cfn-lint: no errors"
+
+section "infra: sam build"
+CGO_ENABLED=0 GOFLAGS=-tags=lambda.norpc "$VENV/bin/sam" build --build-dir "$LECTERN_STATE/sam-build" \
+  --cache-dir "$LECTERN_TOOLS/sam-cache" --cached 2>&1 | tail -n 5
+for fn in $(python3 -c 'import re,sys; print(" ".join(re.findall(r"^  (\w+Function):\n    Type: AWS::Serverless::Function", open("template.yaml").read(), re.M)))'); do
+  test -x "$LECTERN_STATE/sam-build/$fn/bootstrap" || { echo "sam build produced no bootstrap for $fn"; exit 1; }
+  file "$LECTERN_STATE/sam-build/$fn/bootstrap" | grep -q "ARM aarch64" || { echo "$fn is not arm64"; exit 1; }
+done
+echo "sam build: every function has an arm64 bootstrap"
+
+section "infra: asl-validator"
+shopt -s nullglob
+asl=(statemachines/*.asl.json)
+if [ ${#asl[@]} -eq 0 ]; then
+  echo "no state machine definitions yet (statemachines/ is empty)"
+else
+  "$ASL_VALIDATOR" --json-definition-path "${asl[@]}"
+fi
+
+section "all suites passed in $(( $(date +%s) - started )) s"

@@ -1,0 +1,99 @@
+// Package app wires Lectern together: it reads configuration and builds the
+// dependencies (table, blobs, jobs, clock, services) for the local binary or
+// for a Lambda, so everything above the ports is the same in both modes.
+package app
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// Mode says which adapters back the ports.
+type Mode string
+
+const (
+	ModeLocal Mode = "local"
+	ModeAWS   Mode = "aws"
+)
+
+// Config is everything an entry point needs to build its dependencies.
+type Config struct {
+	Mode     Mode
+	Instance string // selects this instance's settings record
+
+	// Local mode.
+	Addr    string // listen address of `lectern serve`
+	DataDir string // bbolt file and blob folder
+	Token   string // bearer token; required when Addr is not loopback
+	Workers int    // background job concurrency
+
+	// AWS mode (names come from template.yaml through the environment).
+	Table         string
+	VoiceTable    string
+	UploadsBucket string
+	MediaBucket   string
+	QueueURL      string
+}
+
+// FromEnv reads the LECTERN_* variables; flags may override the result.
+func FromEnv(getenv func(string) string) (Config, error) {
+	cfg := Config{
+		Mode:          Mode(or(getenv("LECTERN_MODE"), string(ModeLocal))),
+		Instance:      or(getenv("LECTERN_INSTANCE"), "default"),
+		Addr:          or(getenv("LECTERN_ADDR"), "127.0.0.1:8080"),
+		DataDir:       or(getenv("LECTERN_DATA"), "./data"),
+		Token:         getenv("LECTERN_TOKEN"),
+		Workers:       4,
+		Table:         getenv("LECTERN_TABLE"),
+		VoiceTable:    getenv("LECTERN_VOICE_TABLE"),
+		UploadsBucket: getenv("LECTERN_UPLOADS_BUCKET"),
+		MediaBucket:   getenv("LECTERN_MEDIA_BUCKET"),
+		QueueURL:      getenv("LECTERN_QUEUE_URL"),
+	}
+	if w := getenv("LECTERN_WORKERS"); w != "" {
+		n, err := strconv.Atoi(w)
+		if err != nil || n < 1 || n > 64 {
+			return Config{}, fmt.Errorf("LECTERN_WORKERS must be 1..64, got %q", w)
+		}
+		cfg.Workers = n
+	}
+	if cfg.Mode != ModeLocal && cfg.Mode != ModeAWS {
+		return Config{}, fmt.Errorf("LECTERN_MODE must be local or aws, got %q", cfg.Mode)
+	}
+	return cfg, nil
+}
+
+// CheckServe refuses a configuration that would open the API to the network:
+// any address other than loopback needs a token.
+func (c Config) CheckServe() error {
+	host, _, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return fmt.Errorf("listen address %q: %w", c.Addr, err)
+	}
+	if !IsLoopback(host) && c.Token == "" {
+		return fmt.Errorf("refusing to listen on %s without LECTERN_TOKEN: set it, or bind 127.0.0.1", c.Addr)
+	}
+	if c.Token != "" && len(c.Token) < 16 {
+		return fmt.Errorf("LECTERN_TOKEN is too short: use at least 16 characters (e.g. openssl rand -hex 32)")
+	}
+	return nil
+}
+
+// IsLoopback reports whether host names only this machine. An empty host
+// (":8080") means every interface, so it is not loopback.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func or(v, fallback string) string {
+	if v == "" {
+		return fallback
+	}
+	return v
+}

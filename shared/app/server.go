@@ -1,0 +1,56 @@
+package app
+
+import (
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/lectern/lectern/shared/httpapi"
+)
+
+// SiteParts are what the local server serves besides the API.
+type SiteParts struct {
+	Blobs  http.Handler // signed blob URLs, mounted at /blobs/
+	Static fs.FS        // the built web app
+}
+
+// LocalHandler is the whole local server: the API with every feature, signed
+// blob URLs and the web app, behind the token check (when a token is set) and
+// request logging.
+func LocalHandler(version, token string, log *slog.Logger, site SiteParts, features ...httpapi.Feature) http.Handler {
+	mux := http.NewServeMux()
+	httpapi.New(mux, version, log, features...)
+	if site.Blobs != nil {
+		mux.Handle("/blobs/", site.Blobs)
+	}
+	mux.Handle("/", staticHandler(site.Static))
+	var h http.Handler = mux
+	if token != "" {
+		h = httpapi.RequireToken(token, h)
+	}
+	return httpapi.LogRequests(log, h)
+}
+
+// staticHandler serves the embedded web app. index.html is never cached so a
+// new release is picked up at once; its assets carry ?v=VERSION.
+func staticHandler(files fs.FS) http.Handler {
+	if _, err := fs.Stat(files, "index.html"); err != nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte("The web app is not built into this binary. Run `make run` (or `cd frontend && npm ci && npm run build`, then rebuild).\nThe API is at /api.\n"))
+		})
+	}
+	server := http.FileServerFS(files)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" || strings.HasSuffix(r.URL.Path, ".html") {
+			w.Header().Set("Cache-Control", "no-cache")
+		} else {
+			w.Header().Set("Cache-Control", "public, max-age=3600")
+		}
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'")
+		server.ServeHTTP(w, r)
+	})
+}

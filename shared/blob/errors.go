@@ -1,0 +1,10 @@
+package blob
+
+import "errors"
+
+var (
+	// ErrNotFound: no object at the key.
+	ErrNotFound = errors.New("blob not found")
+	// ErrInvalidKey: the key is empty, absolute, or escapes the store's root.
+	ErrInvalidKey = errors.New("invalid blob key")
+)
