@@ -1,0 +1,379 @@
+package localjobs_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/jobs/localjobs"
+	"github.com/lectern/lectern/shared/store"
+	"github.com/lectern/lectern/shared/store/bolt"
+)
+
+func openTable(t *testing.T, path string) *bolt.Table {
+	t.Helper()
+	tb, err := bolt.Open(path)
+	if err != nil {
+		t.Fatalf("open bolt table: %v", err)
+	}
+	return tb
+}
+
+// tempTable is a table closed at the end of the test.
+func tempTable(t *testing.T) *bolt.Table {
+	tb := openTable(t, filepath.Join(t.TempDir(), "lectern.db"))
+	t.Cleanup(func() { tb.Close() })
+	return tb
+}
+
+// startPool starts a pool and stops it (before the table closes) at the end.
+func startPool(t *testing.T, table store.Table, reg *jobs.Registry, opts localjobs.Options) *localjobs.Pool {
+	t.Helper()
+	pool := localjobs.New(table, jobs.NewRunner(table, reg, jobs.RunnerOptions{}), opts)
+	if err := pool.Start(context.Background()); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := pool.Stop(ctx); err != nil {
+			t.Errorf("stop: %v", err)
+		}
+	})
+	return pool
+}
+
+func mustEnqueue(t *testing.T, q jobs.Queue, kind, payload string) jobs.Job {
+	t.Helper()
+	var p json.RawMessage
+	if payload != "" {
+		p = json.RawMessage(payload)
+	}
+	job, err := q.Enqueue(context.Background(), kind, p)
+	if err != nil {
+		t.Fatalf("enqueue %s: %v", kind, err)
+	}
+	return job
+}
+
+// waitFor polls the job until ok says yes, failing after 10 s.
+func waitFor(t *testing.T, q jobs.Queue, id string, what string, ok func(jobs.Job) bool) jobs.Job {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		job, err := q.Get(context.Background(), id)
+		if err == nil && ok(job) {
+			return job
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s never became %s; last %+v (err %v)", id, what, job, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func final(j jobs.Job) bool { return j.Status.Final() }
+
+func markers(t *testing.T, table store.Table) int {
+	t.Helper()
+	page, err := table.Query(context.Background(), store.Query{PK: localjobs.MarkerPK})
+	if err != nil {
+		t.Fatalf("query markers: %v", err)
+	}
+	return len(page.Items)
+}
+
+// waitNoMarkers waits for the queue to drain: a marker is deleted just after
+// its job's final record is written.
+func waitNoMarkers(t *testing.T, table store.Table) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for n := markers(t, table); n != 0; n = markers(t, table) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d queue markers left after every job finished", n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func ok(context.Context, json.RawMessage, jobs.Reporter) (json.RawMessage, error) {
+	return json.RawMessage(`"done"`), nil
+}
+
+func TestConcurrencyNeverExceedsWorkers(t *testing.T) {
+	const workers, total = 3, 15
+	table := tempTable(t)
+	reg := jobs.NewRegistry()
+	var running, peak atomic.Int32
+	if err := reg.Register("work", func(context.Context, json.RawMessage, jobs.Reporter) (json.RawMessage, error) {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+		return nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Queue everything first, so slow disk syncs between enqueues cannot
+	// keep the workers from overlapping.
+	pool := localjobs.New(table, jobs.NewRunner(table, reg, jobs.RunnerOptions{}), localjobs.Options{Workers: workers})
+	var ids []string
+	for range total {
+		ids = append(ids, mustEnqueue(t, pool, "work", "").ID)
+	}
+	if err := pool.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pool.Stop(context.Background()) })
+	for _, id := range ids {
+		if j := waitFor(t, pool, id, "final", final); j.Status != jobs.StatusSucceeded {
+			t.Errorf("job %s: %s %q", id, j.Status, j.Error)
+		}
+	}
+	if p := peak.Load(); p > workers {
+		t.Errorf("peak concurrency %d exceeds %d workers", p, workers)
+	} else if p < 2 {
+		t.Errorf("peak concurrency %d: the pool never ran jobs in parallel", p)
+	}
+	waitNoMarkers(t, table)
+}
+
+func TestPanickingHandlerFailsJobAndWorkerGoesOn(t *testing.T) {
+	table := tempTable(t)
+	reg := jobs.NewRegistry()
+	_ = reg.Register("boom", func(context.Context, json.RawMessage, jobs.Reporter) (json.RawMessage, error) {
+		panic("nil map write")
+	})
+	_ = reg.Register("fine", ok)
+	// One worker, so the second job can only run if the panic did not kill it.
+	pool := startPool(t, table, reg, localjobs.Options{Workers: 1})
+	bad := mustEnqueue(t, pool, "boom", "")
+	good := mustEnqueue(t, pool, "fine", "")
+
+	j := waitFor(t, pool, bad.ID, "final", final)
+	if j.Status != jobs.StatusFailed || j.Error != "handler panicked: nil map write" {
+		t.Errorf("panicking job: %s %q", j.Status, j.Error)
+	}
+	if j := waitFor(t, pool, good.ID, "final", final); j.Status != jobs.StatusSucceeded {
+		t.Errorf("next job: %s %q", j.Status, j.Error)
+	}
+}
+
+func TestNewPoolRunsJobsLeftByPreviousOne(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lectern.db")
+	reg := jobs.NewRegistry()
+	var ran atomic.Int32
+	_ = reg.Register("left", func(context.Context, json.RawMessage, jobs.Reporter) (json.RawMessage, error) {
+		ran.Add(1)
+		return nil, nil
+	})
+
+	// A previous process queues jobs and is closed before running them; one
+	// more was running (claimed, lease still valid) when that process died.
+	first := openTable(t, path)
+	old := localjobs.New(first, jobs.NewRunner(first, reg, jobs.RunnerOptions{}), localjobs.Options{})
+	var ids []string
+	for range 3 {
+		ids = append(ids, mustEnqueue(t, old, "left", "").ID)
+	}
+	crashed, err := old.Get(ctx, ids[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashed.Status, crashed.Attempts, crashed.LeaseUntil = jobs.StatusRunning, 1, time.Now().Add(time.Hour)
+	crashed.Version++
+	item, _ := jobs.Item(crashed)
+	if err := first.Put(ctx, item, store.IfVersion(crashed.Version-1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	second := openTable(t, path)
+	t.Cleanup(func() { second.Close() })
+	pool := startPool(t, second, reg, localjobs.Options{Workers: 2})
+	for _, id := range ids {
+		if j := waitFor(t, pool, id, "final", final); j.Status != jobs.StatusSucceeded {
+			t.Errorf("left-over job %s: %s %q", id, j.Status, j.Error)
+		}
+	}
+	if j, _ := pool.Get(ctx, ids[2]); j.Attempts != 2 {
+		t.Errorf("crashed job attempts = %d, want 2 (the dead run and the new one)", j.Attempts)
+	}
+	if n := ran.Load(); n != 3 {
+		t.Errorf("handler ran %d times, want 3", n)
+	}
+	waitNoMarkers(t, second)
+}
+
+func TestProgressIsVisibleWhileRunning(t *testing.T) {
+	table := tempTable(t)
+	reg := jobs.NewRegistry()
+	release := make(chan struct{})
+	_ = reg.Register("steps", func(ctx context.Context, _ json.RawMessage, rep jobs.Reporter) (json.RawMessage, error) {
+		if err := rep.Progress(ctx, 0.4, "page 2 of 5"); err != nil {
+			return nil, err
+		}
+		<-release
+		return json.RawMessage(`{"pages":5}`), nil
+	})
+	pool := startPool(t, table, reg, localjobs.Options{})
+	job := mustEnqueue(t, pool, "steps", `{"doc":"a"}`)
+	if job.Status != jobs.StatusQueued {
+		t.Errorf("Enqueue returned status %s", job.Status)
+	}
+
+	mid := waitFor(t, pool, job.ID, "at 0.4", func(j jobs.Job) bool { return j.Progress == 0.4 })
+	if mid.Status != jobs.StatusRunning || mid.Message != "page 2 of 5" {
+		t.Errorf("while running: %s %q", mid.Status, mid.Message)
+	}
+	close(release)
+	done := waitFor(t, pool, job.ID, "final", final)
+	if done.Status != jobs.StatusSucceeded || done.Progress != 1 || string(done.Result) != `{"pages":5}` {
+		t.Errorf("finished: %+v", done)
+	}
+}
+
+func TestUnknownKindFailsCleanly(t *testing.T) {
+	table := tempTable(t)
+	reg := jobs.NewRegistry()
+	_ = reg.Register("fine", ok)
+	pool := startPool(t, table, reg, localjobs.Options{Workers: 1})
+	stray := mustEnqueue(t, pool, "retired.kind", "")
+	next := mustEnqueue(t, pool, "fine", "")
+
+	j := waitFor(t, pool, stray.ID, "final", final)
+	if j.Status != jobs.StatusFailed || j.Error != `unknown job kind "retired.kind"` || j.Attempts != 0 {
+		t.Errorf("unknown kind: %s %q after %d attempts", j.Status, j.Error, j.Attempts)
+	}
+	if j := waitFor(t, pool, next.ID, "final", final); j.Status != jobs.StatusSucceeded {
+		t.Errorf("next job: %s", j.Status)
+	}
+}
+
+func TestTransientFailureRunsAgain(t *testing.T) {
+	table := tempTable(t)
+	reg := jobs.NewRegistry()
+	var calls atomic.Int32
+	_ = reg.Register("flaky", func(context.Context, json.RawMessage, jobs.Reporter) (json.RawMessage, error) {
+		if calls.Add(1) == 1 {
+			return nil, jobs.Transient(errors.New("engine busy"))
+		}
+		return nil, nil
+	})
+	pool := startPool(t, table, reg, localjobs.Options{RetryDelay: 10 * time.Millisecond})
+	job := mustEnqueue(t, pool, "flaky", "")
+	if j := waitFor(t, pool, job.ID, "final", final); j.Status != jobs.StatusSucceeded || j.Attempts != 2 {
+		t.Errorf("flaky job: %s after %d attempts", j.Status, j.Attempts)
+	}
+}
+
+func TestStopWaitsForRunningHandlers(t *testing.T) {
+	table := tempTable(t)
+	reg := jobs.NewRegistry()
+	started, release := make(chan struct{}), make(chan struct{})
+	_ = reg.Register("slow", func(context.Context, json.RawMessage, jobs.Reporter) (json.RawMessage, error) {
+		close(started)
+		<-release
+		return nil, nil
+	})
+	pool := localjobs.New(table, jobs.NewRunner(table, reg, jobs.RunnerOptions{}), localjobs.Options{})
+	if err := pool.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	job := mustEnqueue(t, pool, "slow", "")
+	<-started
+
+	stopped := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		stopped <- pool.Stop(ctx)
+	}()
+	select {
+	case err := <-stopped:
+		t.Fatalf("Stop returned (%v) while a handler was running", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if err := <-stopped; err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	if j, _ := pool.Get(context.Background(), job.ID); j.Status != jobs.StatusSucceeded {
+		t.Errorf("job after Stop: %s", j.Status)
+	}
+}
+
+func TestStopDeadlineInterruptsAndNextStartResumes(t *testing.T) {
+	table := tempTable(t)
+	reg := jobs.NewRegistry()
+	started := make(chan struct{}, 1)
+	var finish atomic.Bool
+	_ = reg.Register("long", func(ctx context.Context, _ json.RawMessage, _ jobs.Reporter) (json.RawMessage, error) {
+		if finish.Load() {
+			return nil, nil
+		}
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	pool := localjobs.New(table, jobs.NewRunner(table, reg, jobs.RunnerOptions{}), localjobs.Options{})
+	if err := pool.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	job := mustEnqueue(t, pool, "long", "")
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := pool.Stop(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("stop: %v, want deadline exceeded", err)
+	}
+	j := waitFor(t, pool, job.ID, "queued again", func(j jobs.Job) bool { return j.Status == jobs.StatusQueued })
+	if !strings.Contains(j.Error, "interrupted") {
+		t.Errorf("interrupted job error %q", j.Error)
+	}
+	if n := markers(t, table); n != 1 {
+		t.Fatalf("%d markers after an interrupted stop, want 1", n)
+	}
+
+	finish.Store(true)
+	next := startPool(t, table, reg, localjobs.Options{})
+	if j := waitFor(t, next, job.ID, "final", final); j.Status != jobs.StatusSucceeded || j.Attempts != 2 {
+		t.Errorf("resumed job: %s after %d attempts", j.Status, j.Attempts)
+	}
+}
+
+func TestEnqueueRefusesBadRequests(t *testing.T) {
+	table := tempTable(t)
+	pool := localjobs.New(table, jobs.NewRunner(table, jobs.NewRegistry(), jobs.RunnerOptions{}), localjobs.Options{})
+	for name, tc := range map[string]struct{ kind, payload string }{
+		"empty kind":        {"", ""},
+		"payload not JSON":  {"k", "{oops"},
+		"kind with a slash": {"a/b", ""},
+		"kind far too long": {strings.Repeat("k", 65), ""},
+	} {
+		_, err := pool.Enqueue(context.Background(), tc.kind, json.RawMessage(tc.payload))
+		if !errors.Is(err, jobs.ErrInvalid) {
+			t.Errorf("%s: %v, want ErrInvalid", name, err)
+		}
+	}
+	if n := markers(t, table); n != 0 {
+		t.Errorf("refused enqueues left %d markers", n)
+	}
+	if _, err := pool.Get(context.Background(), "nosuchjob"); !errors.Is(err, jobs.ErrNotFound) {
+		t.Errorf("Get of a missing job: %v", err)
+	}
+}
