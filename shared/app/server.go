@@ -1,9 +1,12 @@
 package app
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/lectern/lectern/shared/httpapi"
@@ -43,6 +46,7 @@ func staticHandler(files fs.FS) http.Handler {
 		})
 	}
 	server := http.FileServerFS(files)
+	csp := contentSecurityPolicy(files)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" || strings.HasSuffix(r.URL.Path, ".html") {
 			w.Header().Set("Cache-Control", "no-cache")
@@ -50,7 +54,23 @@ func staticHandler(files fs.FS) http.Handler {
 			w.Header().Set("Cache-Control", "public, max-age=3600")
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'")
+		w.Header().Set("Content-Security-Policy", csp)
 		server.ServeHTTP(w, r)
 	})
+}
+
+var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+
+// contentSecurityPolicy allows scripts from this origin plus, by hash, the
+// inline loader in index.html; nothing else may run.
+func contentSecurityPolicy(files fs.FS) string {
+	scripts := "'self'"
+	if index, err := fs.ReadFile(files, "index.html"); err == nil {
+		for _, m := range inlineScript.FindAllSubmatch(index, -1) {
+			sum := sha256.Sum256(m[1])
+			scripts += " 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		}
+	}
+	return "default-src 'self'; script-src " + scripts + "; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
 }

@@ -19,7 +19,10 @@ type Info struct {
 
 // Store is the port every feature uses for files (renders, crops, audio, uploads).
 type Store interface {
-	// Put stores the stream under key, replacing any object there.
+	// Put stores the stream under key, replacing any object there. The
+	// replacement is whole or not at all: if r fails or ctx ends, the previous
+	// object (or its absence) stays. An empty contentType means
+	// DefaultContentType.
 	Put(ctx context.Context, key string, r io.Reader, contentType string) error
 	// Get opens the object; the caller closes it. Missing: ErrNotFound.
 	Get(ctx context.Context, key string) (io.ReadCloser, Info, error)
@@ -27,10 +30,17 @@ type Store interface {
 	Head(ctx context.Context, key string) (Info, error)
 	// Delete removes the object; deleting a missing key succeeds.
 	Delete(ctx context.Context, key string) error
-	// List returns every object whose key starts with prefix, ordered by key.
+	// List returns every object whose key starts with prefix, ordered by key
+	// (byte order). It fills Key, Size and ModTime but not ContentType: S3
+	// listings don't carry it, so use Head when it matters.
 	List(ctx context.Context, prefix string) ([]Info, error)
-	// PresignPut returns a URL that accepts one HTTP PUT of the object until ttl passes.
+	// PresignPut returns a URL that accepts HTTP PUTs of the object until ttl
+	// passes. The request must carry exactly this Content-Type header (it is
+	// signed; empty means DefaultContentType). Like S3, the URL is not
+	// single-use: treat it as a capability for the whole ttl. The ttl is
+	// whole seconds within [MinPresignTTL, MaxPresignTTL].
 	PresignPut(ctx context.Context, key, contentType string, ttl time.Duration) (string, error)
-	// PresignGet returns a URL that serves the object by HTTP GET until ttl passes.
+	// PresignGet returns a URL that serves the object by HTTP GET until ttl
+	// passes; the response carries the stored Content-Type.
 	PresignGet(ctx context.Context, key string, ttl time.Duration) (string, error)
 }

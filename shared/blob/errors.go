@@ -7,4 +7,6 @@ var (
 	ErrNotFound = errors.New("blob not found")
 	// ErrInvalidKey: the key is empty, absolute, or escapes the store's root.
 	ErrInvalidKey = errors.New("invalid blob key")
+	// ErrInvalid: a content type or presign lifetime the store cannot use.
+	ErrInvalid = errors.New("invalid blob request")
 )

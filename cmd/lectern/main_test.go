@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lectern/lectern"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestVersionCommand(t *testing.T) {
+	var out bytes.Buffer
+	if code := run(context.Background(), []string{"version"}, env(nil), &out, io.Discard); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.TrimSpace(out.String()) != lectern.Version() {
+		t.Fatalf("printed %q, want %q", out.String(), lectern.Version())
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	var errOut bytes.Buffer
+	if code := run(context.Background(), []string{"frobnicate"}, env(nil), io.Discard, &errOut); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	if !strings.Contains(errOut.String(), "unknown command") {
+		t.Fatalf("stderr: %s", errOut.String())
+	}
+}
+
+func TestServeRefusesOpenNetworkWithoutToken(t *testing.T) {
+	var errOut bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--addr", "0.0.0.0:0", "--data", t.TempDir()}, env(nil), io.Discard, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "LECTERN_TOKEN") {
+		t.Fatalf("exit %d, stderr %s", code, errOut.String())
+	}
+}
+
+// syncBuffer lets the test read the server's log while it writes.
+type syncBuffer struct {
+	mu  chan struct{}
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu <- struct{}{}
+	defer func() { <-b.mu }()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu <- struct{}{}
+	defer func() { <-b.mu }()
+	return b.buf.String()
+}
+
+func TestServeAnswersThenShutsDownGracefully(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &syncBuffer{mu: make(chan struct{}, 1)}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, env(nil), io.Discard, logs)
+	}()
+	addr := regexp.MustCompile(`"addr":"(127\.0\.0\.1:\d+)"`)
+	var base string
+	for i := 0; i < 100 && base == ""; i++ {
+		if m := addr.FindStringSubmatch(logs.String()); m != nil {
+			base = "http://" + m[1]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if base == "" {
+		t.Fatalf("server never logged its address: %s", logs.String())
+	}
+	resp, err := http.Get(base + "/api/version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), lectern.Version()) {
+		t.Fatalf("version: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve exited %d after shutdown: %s", code, logs.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	if !strings.Contains(logs.String(), "shutting down") {
+		t.Fatalf("no shutdown log: %s", logs.String())
+	}
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { CONFIGURED, type SettingsView } from '../src/lib/api';
+import { formErrors, formFrom, updateFrom } from '../src/lib/settingsForm';
+
+const saved: SettingsView = {
+  instance_name: 'default',
+  llm_url: 'http://10.0.0.5:4000/v1',
+  llm_api_key: CONFIGURED,
+  engine_api_keys: { tts: CONFIGURED, ocr: CONFIGURED },
+  vision_ocr_url: '',
+  vision_ocr_fallback_url: '',
+};
+
+describe('settings form', () => {
+  it('never puts the placeholder or a key into the form', () => {
+    const form = formFrom(saved);
+    expect(form.llm_api_key).toEqual({ configured: true, typed: '', clear: false });
+    expect(JSON.stringify(form)).not.toContain(CONFIGURED);
+    expect(form.cards.map((c) => c.card)).toEqual(['ocr', 'tts']);
+  });
+
+  it('an untouched save keeps every saved key by omitting it', () => {
+    const u = updateFrom(formFrom(saved));
+    expect(u).not.toHaveProperty('llm_api_key');
+    expect(u).not.toHaveProperty('engine_api_keys');
+    expect(u.llm_url).toBe('http://10.0.0.5:4000/v1');
+  });
+
+  it('a typed key is sent, Clear sends an empty string', () => {
+    const form = formFrom(saved);
+    form.llm_api_key.typed = 'sk-new';
+    form.cards[0].clear = true; // ocr
+    form.cards.push({ card: 'image', configured: false, typed: 'img-key', clear: false });
+    const u = updateFrom(form);
+    expect(u.llm_api_key).toBe('sk-new');
+    expect(u.engine_api_keys).toEqual({ ocr: '', image: 'img-key' });
+  });
+
+  it('a typed key wins over a pending clear', () => {
+    const form = formFrom(saved);
+    form.llm_api_key.clear = true;
+    form.llm_api_key.typed = 'sk-replacement';
+    expect(updateFrom(form).llm_api_key).toBe('sk-replacement');
+  });
+
+  it('points out bad input before sending', () => {
+    const form = formFrom(saved);
+    form.llm_url = 'ftp://x';
+    form.instance_name = ' ';
+    form.cards.push({ card: '', configured: false, typed: 'k', clear: false });
+    const errs = formErrors(form);
+    expect(errs).toContain('Instance name is required.');
+    expect(errs.some((e) => e.startsWith('LLM URL'))).toBe(true);
+    expect(errs).toContain('Every engine key needs a card name.');
+    expect(formErrors(formFrom(saved))).toEqual([]);
+  });
+});

@@ -1,0 +1,62 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/lectern/lectern/shared/blob/s3blob"
+	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/jobs/sqsjobs"
+	"github.com/lectern/lectern/shared/settings"
+	"github.com/lectern/lectern/shared/store/dynamo"
+)
+
+// OpenAWSFromEnv builds the AWS-mode dependencies of a Lambda from the
+// environment template.yaml sets.
+func OpenAWSFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger) (*Deps, error) {
+	cfg, err := FromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Mode = ModeAWS
+	return OpenAWS(ctx, cfg, log)
+}
+
+// OpenAWS builds DynamoDB, S3 and SQS adapters from the Lambda's credentials.
+func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
+	for name, v := range map[string]string{
+		"LECTERN_TABLE": cfg.Table, "LECTERN_MEDIA_BUCKET": cfg.MediaBucket, "LECTERN_QUEUE_URL": cfg.QueueURL,
+	} {
+		if v == "" {
+			return nil, fmt.Errorf("%s is not set (template.yaml sets it for every function)", name)
+		}
+	}
+	awsCfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("aws config: %w", err)
+	}
+	table := dynamo.New(dynamodb.NewFromConfig(awsCfg), cfg.Table)
+	registry := jobs.NewRegistry()
+	return &Deps{
+		Config:   cfg,
+		Log:      log,
+		Clock:    time.Now,
+		Table:    table,
+		Blobs:    s3blob.New(s3.NewFromConfig(awsCfg), cfg.MediaBucket),
+		Jobs:     sqsjobs.New(table, sqs.NewFromConfig(awsCfg), cfg.QueueURL, time.Now),
+		Registry: registry,
+		Settings: settings.NewService(table, cfg.Instance),
+	}, nil
+}
+
+// Runner builds the job runner the worker Lambda uses over d's table.
+func (d *Deps) Runner() *jobs.Runner {
+	return jobs.NewRunner(d.Table, d.Registry, jobs.RunnerOptions{Log: d.Log})
+}

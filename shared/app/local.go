@@ -1,0 +1,100 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lectern/lectern/shared/blob/localfs"
+	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/jobs/localjobs"
+	"github.com/lectern/lectern/shared/settings"
+	"github.com/lectern/lectern/shared/store/bolt"
+)
+
+// Local is the embedded-mode dependency set: a bbolt table, a blob folder with
+// HMAC-signed URLs and an in-process job pool, all under cfg.DataDir.
+type Local struct {
+	*Deps
+	// BlobHandler serves the signed blob URLs; mount it at /blobs/.
+	BlobHandler http.Handler
+
+	table *bolt.Table
+	blobs *localfs.Store
+	pool  *localjobs.Pool
+}
+
+// OpenLocal builds the local dependencies and starts the job workers.
+// baseURL is where this server is reachable (for signed blob URLs).
+func OpenLocal(ctx context.Context, cfg Config, baseURL string, log *slog.Logger) (*Local, error) {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data folder %s: %w", cfg.DataDir, err)
+	}
+	secret, err := loadOrCreateSecret(filepath.Join(cfg.DataDir, "blob-signing.key"))
+	if err != nil {
+		return nil, err
+	}
+	table, err := bolt.Open(filepath.Join(cfg.DataDir, "lectern.db"))
+	if err != nil {
+		return nil, err
+	}
+	blobs, err := localfs.New(filepath.Join(cfg.DataDir, "blobs"), baseURL, secret, time.Now)
+	if err != nil {
+		table.Close()
+		return nil, err
+	}
+	registry := jobs.NewRegistry()
+	runner := jobs.NewRunner(table, registry, jobs.RunnerOptions{Log: log})
+	pool := localjobs.New(table, runner, localjobs.Options{Workers: cfg.Workers, Log: log})
+	deps := &Deps{
+		Config:   cfg,
+		Log:      log,
+		Clock:    time.Now,
+		Table:    table,
+		Blobs:    blobs,
+		Jobs:     pool,
+		Registry: registry,
+		Settings: settings.NewService(table, cfg.Instance),
+	}
+	if err := pool.Start(ctx); err != nil {
+		blobs.Close()
+		table.Close()
+		return nil, fmt.Errorf("start job workers: %w", err)
+	}
+	return &Local{Deps: deps, BlobHandler: blobs.Handler(), table: table, blobs: blobs, pool: pool}, nil
+}
+
+// Close stops the job workers (letting running jobs finish for a while) and
+// closes the table.
+func (l *Local) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return errors.Join(l.pool.Stop(ctx), l.blobs.Close(), l.table.Close())
+}
+
+// loadOrCreateSecret keeps the blob URL signing key across restarts, so URLs
+// handed out before a restart stay valid until they expire.
+func loadOrCreateSecret(path string) ([]byte, error) {
+	secret, err := os.ReadFile(path)
+	if err == nil && len(secret) >= 32 {
+		return secret, nil
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	secret = make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, secret, 0o600); err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return secret, nil
+}
