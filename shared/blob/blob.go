@@ -18,6 +18,7 @@ type Info struct {
 }
 
 // Store is the port every feature uses for files (renders, crops, audio, uploads).
+// Keys follow CheckKey in every adapter; any other key gets ErrInvalidKey.
 type Store interface {
 	// Put stores the stream under key, replacing any object there. The
 	// replacement is whole or not at all: if r fails or ctx ends, the previous
@@ -37,8 +38,9 @@ type Store interface {
 	// PresignPut returns a URL that accepts HTTP PUTs of the object until ttl
 	// passes. The request must carry exactly this Content-Type header (it is
 	// signed; empty means DefaultContentType). Like S3, the URL is not
-	// single-use: treat it as a capability for the whole ttl. The ttl is
-	// whole seconds within [MinPresignTTL, MaxPresignTTL].
+	// single-use: treat it as a capability for the whole ttl. The ttl must be
+	// within [MinPresignTTL, MaxPresignTTL] (else ErrInvalid); URLs carry
+	// whole seconds.
 	PresignPut(ctx context.Context, key, contentType string, ttl time.Duration) (string, error)
 	// PresignGet returns a URL that serves the object by HTTP GET until ttl
 	// passes; the response carries the stored Content-Type.
