@@ -38,8 +38,10 @@ deps-system:
 	  fi; \
 	fi
 
+# npm install, not npm ci: npm 11 leaves other platforms' optional rollup
+# packages out of the lock file and then npm ci refuses it as out of sync.
 frontend/node_modules/.package-lock.json: frontend/package-lock.json
-	cd frontend && npm ci --no-audit --no-fund
+	cd frontend && npm install --no-audit --no-fund
 
 frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
