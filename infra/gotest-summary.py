@@ -27,14 +27,15 @@ for pkg in sorted(counts):
     skipped += c["skip"]
     print(f"{pkg.removeprefix('github.com/lectern/lectern/') or '.':40s} pass {c['pass']:4d}  fail {c['fail']:3d}  skip {c['skip']:3d}")
 
-# Top-level contract runs (e.g. TestContract/bolt) with their subtest counts.
+# Contract suite runs (TestContract/<adapter>/<case>): cases passed per adapter.
 runs = collections.Counter()
 for e in events:
-    t = e.get("Test") or ""
-    if e.get("Action") == "pass" and t.count("/") >= 2 and "Contract" in t:
-        runs[(e["Package"].rsplit("/", 1)[-1], t.split("/")[0])] += 1
-for (pkg, top), n in sorted(runs.items()):
-    print(f"contract suite {pkg}.{top}: {n} cases passed")
+    parts = (e.get("Test") or "").split("/")
+    if e.get("Action") == "pass" and len(parts) == 3 and parts[0] == "TestContract":
+        port = e["Package"].removeprefix("github.com/lectern/lectern/shared/").split("/")[0]
+        runs[(port, parts[1])] += 1
+for (port, adapter), n in sorted(runs.items()):
+    print(f"{port} contract suite on {adapter}: {n} cases passed")
 
 for (pkg, test), lines in output.items():
     if test and any(l.startswith("--- FAIL") or l.startswith("    --- FAIL") for l in lines):

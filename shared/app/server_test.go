@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -112,9 +114,13 @@ func TestPlatformOperations(t *testing.T) {
 	if status != 200 || decode[map[string]string](t, body)["status"] != "ok" {
 		t.Fatalf("health: %d %s", status, body)
 	}
-	status, _, body = c.do("GET", "/api/version", nil)
+	status, header, body := c.do("GET", "/api/version", nil)
+	if status != 200 || string(body) != lectern.Version()+"\n" || !strings.HasPrefix(header.Get("Content-Type"), "text/plain") {
+		t.Fatalf("version as text: %d %q %q, want %s", status, header.Get("Content-Type"), body, lectern.Version())
+	}
+	status, _, body = c.do("GET", "/api/version", nil, "Accept", "application/json")
 	if status != 200 || decode[map[string]string](t, body)["version"] != lectern.Version() {
-		t.Fatalf("version: %d %s, want %s", status, body, lectern.Version())
+		t.Fatalf("version as JSON: %d %s, want %s", status, body, lectern.Version())
 	}
 	status, _, body = c.do("GET", "/api/openapi.json", nil)
 	doc := decode[struct {
@@ -132,9 +138,13 @@ func TestPlatformOperations(t *testing.T) {
 	if doc.Paths["/api/settings"]["put"] == nil {
 		t.Error("openapi lacks PUT /api/settings")
 	}
-	status, header, body := c.do("GET", "/api/no-such-thing", nil)
+	status, header, body = c.do("GET", "/api/no-such-thing", nil)
 	if status != 404 || header.Get("Content-Type") != "application/problem+json" || decode[problem](t, body).Status != 404 {
 		t.Fatalf("unknown path: %d %s %s", status, header.Get("Content-Type"), body)
+	}
+	status, header, body = c.do("DELETE", "/api/settings", nil)
+	if status != 405 || header.Get("Allow") != "GET, PUT" || header.Get("Content-Type") != "application/problem+json" {
+		t.Fatalf("wrong method: %d allow=%q %s", status, header.Get("Allow"), body)
 	}
 	status, _, body = c.do("GET", "/", nil)
 	if status != 200 || !strings.Contains(string(body), "<title>Lectern") {
@@ -268,5 +278,27 @@ func TestTokenGuardsEveryAPICall(t *testing.T) {
 	// The web app itself loads without the token so it can ask for it.
 	if status, _, _ := c.do("GET", "/", nil); status != 200 {
 		t.Fatalf("web app behind token: %d", status)
+	}
+}
+
+func TestWebAppCSPAllowsOnlyTheInlineLoaderByHash(t *testing.T) {
+	loader := "loadWithRetry(document, './assets/main.js?v=1');"
+	static := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><body><script>" + loader + "</script></body>")}}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := httptest.NewServer(LocalHandler("0.0.0", "", log, SiteParts{Static: static}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	sum := sha256.Sum256([]byte(loader))
+	want := "script-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "';"
+	csp := resp.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, want) || strings.Contains(csp, "script-src 'self' 'unsafe-inline'") {
+		t.Fatalf("CSP %q lacks %q", csp, want)
+	}
+	if resp.Header.Get("Cache-Control") != "no-cache" {
+		t.Fatalf("index.html must not be cached, got %q", resp.Header.Get("Cache-Control"))
 	}
 }

@@ -6,8 +6,10 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
@@ -39,8 +41,14 @@ func New(mux *http.ServeMux, version string, log *slog.Logger, features ...Featu
 	for _, f := range features {
 		f(api, log)
 	}
-	// Anything else under /api is a problem document, not the mux's plain text.
+	// Anything else under /api is a problem document, not the mux's plain text:
+	// 405 with Allow when the path exists for other methods, else 404.
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if allowed := allowedMethods(mux, r); len(allowed) > 0 {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			WriteProblem(w, http.StatusMethodNotAllowed, r.Method+" is not allowed on "+r.URL.Path+"; use "+strings.Join(allowed, " or "))
+			return
+		}
 		WriteProblem(w, http.StatusNotFound, "no operation at "+r.Method+" "+r.URL.Path)
 	})
 	return api
@@ -53,11 +61,16 @@ type HealthOutput struct {
 	}
 }
 
-// VersionOutput answers GET /api/version.
+// VersionInput lets GET /api/version choose its format.
+type VersionInput struct {
+	Accept string `header:"Accept" doc:"application/json for {\"version\": \"…\"}; anything else gets the bare version as text"`
+}
+
+// VersionOutput answers GET /api/version: the VERSION file's contents as
+// text (so `curl /api/version` prints them), or JSON when asked for.
 type VersionOutput struct {
-	Body struct {
-		Version string `json:"version" doc:"release version from the VERSION file" example:"0.1.0"`
-	}
+	ContentType string `header:"Content-Type"`
+	Body        []byte
 }
 
 func registerPlatform(api huma.API, version string) {
@@ -72,9 +85,25 @@ func registerPlatform(api huma.API, version string) {
 	huma.Register(api, huma.Operation{
 		OperationID: "version", Method: http.MethodGet, Path: "/api/version",
 		Summary: "Report the release version", Tags: []string{"platform"},
-	}, func(ctx context.Context, _ *struct{}) (*VersionOutput, error) {
-		out := &VersionOutput{}
-		out.Body.Version = version
-		return out, nil
+	}, func(ctx context.Context, in *VersionInput) (*VersionOutput, error) {
+		if strings.Contains(in.Accept, "application/json") {
+			body, err := json.Marshal(map[string]string{"version": version})
+			return &VersionOutput{ContentType: "application/json", Body: body}, err
+		}
+		return &VersionOutput{ContentType: "text/plain; charset=utf-8", Body: []byte(version + "\n")}, nil
 	})
+}
+
+// allowedMethods lists the methods the mux routes for r's path to a real
+// operation rather than to the /api/ fallback.
+func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPost, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/api/" {
+			allowed = append(allowed, m)
+		}
+	}
+	return allowed
 }

@@ -56,14 +56,16 @@ func serve(t *testing.T, dir string, clock func() time.Time, opts ...localfs.Opt
 }
 
 func TestContract(t *testing.T) {
-	blobtest.Run(t, blobtest.Harness{
-		New: func(t *testing.T) blobtest.Fixture {
-			clock := &fakeClock{now: time.Now()}
-			s, _ := serve(t, t.TempDir(), clock.Now)
-			return blobtest.Fixture{Store: s, Elapse: clock.Advance}
-		},
-		Client:         &http.Client{Timeout: time.Minute},
-		SignatureParam: "sig",
+	t.Run("localfs", func(t *testing.T) {
+		blobtest.Run(t, blobtest.Harness{
+			New: func(t *testing.T) blobtest.Fixture {
+				clock := &fakeClock{now: time.Now()}
+				s, _ := serve(t, t.TempDir(), clock.Now)
+				return blobtest.Fixture{Store: s, Elapse: clock.Advance}
+			},
+			Client:         &http.Client{Timeout: time.Minute},
+			SignatureParam: "sig",
+		})
 	})
 }
 
