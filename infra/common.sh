@@ -25,10 +25,19 @@ wait_http() {
   return 1
 }
 
-# stop_pidfile NAME kills the process recorded by a start command.
+# stop_pidfile NAME stops the process recorded by a start command and waits
+# for it to exit (a following start, or removing its data, must find it gone);
+# after 10 s it is killed.
 stop_pidfile() {
-  local f="$LECTERN_STATE/$1.pid"
+  local f="$LECTERN_STATE/$1.pid" pid i
   [ -f "$f" ] || return 0
-  kill "$(cat "$f")" 2>/dev/null || true
+  pid=$(cat "$f")
   rm -f "$f"
+  kill "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < 100; i++)); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  echo "$1 (pid $pid) ignored SIGTERM for 10 s; killing it" >&2
+  kill -KILL "$pid" 2>/dev/null || true
 }

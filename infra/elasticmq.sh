@@ -78,18 +78,7 @@ CONF
   echo "export LECTERN_TEST_SQS_ENDPOINT=$url"
 }
 
-stop() {
-  local pid i
-  pid=$(cat "$PIDFILE" 2>/dev/null || true)
-  stop_pidfile elasticmq
-  # The JVM takes a moment to exit; wait so a following start finds it gone.
-  for ((i = 0; i < 100; i++)); do
-    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-    sleep 0.1
-  done
-  echo "ElasticMQ (pid $pid) did not exit" >&2
-  return 1
-}
+stop() { stop_pidfile elasticmq; }
 
 case "${1:-}" in
   install) install ;;

@@ -92,20 +92,7 @@ start() {
 }
 
 stop() {
-  local pid="" i
-  [ -f "$PIDFILE" ] && pid=$(cat "$PIDFILE")
   stop_pidfile minio
-  # Wait for the exit before removing the data folder MinIO may still write to.
-  if [ -n "$pid" ]; then
-    for ((i = 0; i < 100; i++)); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      echo "MinIO (pid $pid) ignored SIGTERM for 10 s; killing it" >&2
-      kill -KILL "$pid" 2>/dev/null || true
-    fi
-  fi
   rm -rf "$DATA"
 }
 

@@ -31,11 +31,11 @@ func OpenAWSFromEnv(ctx context.Context, getenv func(string) string, log *slog.L
 
 // OpenAWS builds DynamoDB, S3 and SQS adapters from the Lambda's credentials.
 func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
-	for name, v := range map[string]string{
-		"LECTERN_TABLE": cfg.Table, "LECTERN_MEDIA_BUCKET": cfg.MediaBucket, "LECTERN_QUEUE_URL": cfg.QueueURL,
+	for _, v := range []struct{ name, value string }{
+		{"LECTERN_TABLE", cfg.Table}, {"LECTERN_MEDIA_BUCKET", cfg.MediaBucket}, {"LECTERN_QUEUE_URL", cfg.QueueURL},
 	} {
-		if v == "" {
-			return nil, fmt.Errorf("%s is not set (template.yaml sets it for every function)", name)
+		if v.value == "" {
+			return nil, fmt.Errorf("%s is not set (template.yaml sets it for every function)", v.name)
 		}
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx)
