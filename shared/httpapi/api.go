@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"path"
+	"reflect"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -25,6 +27,7 @@ const DefaultMaxBody = 64 << 10
 // (/api/health, /api/version, /api/openapi.json) and the given features.
 func New(mux *http.ServeMux, version string, log *slog.Logger, features ...Feature) huma.API {
 	cfg := huma.DefaultConfig("Lectern API", version)
+	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	cfg.OpenAPIPath = "/api/openapi"
 	// The docs renderer loads scripts from a CDN and JSON Schema links add a
 	// "$schema" field to every body; neither belongs in this API.
@@ -106,4 +109,19 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 		}
 	}
 	return allowed
+}
+
+// schemaName prefixes a feature package's types with the feature
+// (settings.Update becomes SettingsUpdate), so names stay unique and readable
+// across features.
+func schemaName(t reflect.Type, hint string) string {
+	name := huma.DefaultSchemaNamer(t, hint)
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	pkg := path.Base(t.PkgPath())
+	if !strings.HasPrefix(t.PkgPath(), "github.com/lectern/lectern/shared/") || pkg == "httpapi" || strings.HasPrefix(name, strings.ToUpper(pkg[:1])+pkg[1:]) {
+		return name
+	}
+	return strings.ToUpper(pkg[:1]) + pkg[1:] + name
 }
