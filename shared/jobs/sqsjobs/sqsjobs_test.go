@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/jobs/jobstest"
 	"github.com/lectern/lectern/shared/jobs/sqsjobs"
 	"github.com/lectern/lectern/shared/store"
 	"github.com/lectern/lectern/shared/store/bolt"
@@ -243,80 +247,191 @@ func eventFrom(m types.Message, queueARN string) events.SQSMessage {
 	}
 }
 
-func TestEnqueueThroughSQSAndRunInWorker(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client := sqsClient(t)
+// testQueue is a queue of its own on the SQS server, deleted at the end of the test.
+type testQueue struct {
+	client *sqs.Client
+	url    string
+	arn    string
+}
+
+func newQueue(t *testing.T, client *sqs.Client) testQueue {
+	t.Helper()
+	ctx := context.Background()
 	name := "lectern-jobs-test-" + jobs.NewID()
 	created, err := client.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(name)})
 	if err != nil {
 		t.Fatalf("create queue: %v", err)
 	}
-	queueURL := aws.ToString(created.QueueUrl)
+	url := aws.ToString(created.QueueUrl)
 	t.Cleanup(func() {
-		if _, err := client.DeleteQueue(context.Background(), &sqs.DeleteQueueInput{QueueUrl: aws.String(queueURL)}); err != nil {
-			t.Errorf("delete queue: %v", err)
+		if _, err := client.DeleteQueue(context.Background(), &sqs.DeleteQueueInput{QueueUrl: aws.String(url)}); err != nil {
+			t.Errorf("delete queue %s: %v", name, err)
 		}
 	})
-	qattrs, err := client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
-		QueueUrl: aws.String(queueURL), AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameQueueArn},
+	attrs, err := client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
+		QueueUrl: aws.String(url), AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameQueueArn},
 	})
 	if err != nil {
 		t.Fatalf("queue attributes: %v", err)
 	}
-	queueARN := qattrs.Attributes[string(types.QueueAttributeNameQueueArn)]
+	return testQueue{client: client, url: url, arn: attrs.Attributes[string(types.QueueAttributeNameQueueArn)]}
+}
 
-	table := tempTable(t)
-	q := sqsjobs.New(table, client, queueURL, nil)
-	job, err := q.Enqueue(ctx, "magazine.describe", json.RawMessage(`{"issue":"i1","page":3}`))
-	if err != nil {
-		t.Fatalf("enqueue: %v", err)
-	}
-	if got, err := q.Get(ctx, job.ID); err != nil || got.Status != jobs.StatusQueued {
-		t.Fatalf("record after enqueue: %+v, %v", got, err)
-	}
-
-	out, err := client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
-		QueueUrl: aws.String(queueURL), MaxNumberOfMessages: 10, WaitTimeSeconds: 5,
+// receive takes up to batchSize messages, as the event source mapping does.
+func (q testQueue) receive(ctx context.Context) ([]types.Message, error) {
+	out, err := q.client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+		QueueUrl: aws.String(q.url), MaxNumberOfMessages: batchSize,
+		// Short: Work only receives when the queue holds messages.
+		WaitTimeSeconds:             1,
 		MessageAttributeNames:       []string{"All"},
 		MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
 	})
 	if err != nil {
-		t.Fatalf("receive: %v", err)
+		return nil, fmt.Errorf("receive: %w", err)
 	}
-	if len(out.Messages) != 1 {
-		t.Fatalf("received %d messages, want 1", len(out.Messages))
-	}
-	msg := out.Messages[0]
-	if body := aws.ToString(msg.Body); body != `{"job_id":"`+job.ID+`"}` {
-		t.Errorf("message body %s", body)
-	}
-	if k := msg.MessageAttributes["kind"]; aws.ToString(k.StringValue) != "magazine.describe" {
-		t.Errorf("kind attribute %+v", k)
-	}
+	return out.Messages, nil
+}
 
-	ev := events.SQSEvent{Records: []events.SQSMessage{eventFrom(msg, queueARN)}}
-	// Through JSON, as the Lambda runtime hands it over.
+// left counts the messages in the queue: visible, in flight and delayed.
+func (q testQueue) left(ctx context.Context) (int, error) {
+	names := []types.QueueAttributeName{
+		types.QueueAttributeNameApproximateNumberOfMessages,
+		types.QueueAttributeNameApproximateNumberOfMessagesNotVisible,
+		types.QueueAttributeNameApproximateNumberOfMessagesDelayed,
+	}
+	out, err := q.client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(q.url), AttributeNames: names})
+	if err != nil {
+		return 0, fmt.Errorf("queue attributes: %w", err)
+	}
+	n := 0
+	for _, name := range names {
+		v, err := strconv.Atoi(out.Attributes[string(name)])
+		if err != nil {
+			return 0, fmt.Errorf("queue attribute %s = %q: %w", name, out.Attributes[string(name)], err)
+		}
+		n += v
+	}
+	return n, nil
+}
+
+// template.yaml: the event source mapping's BatchSize and the queue's maxReceiveCount.
+const (
+	batchSize       = 5
+	maxReceiveCount = 5
+)
+
+func TestContract(t *testing.T) {
+	t.Run("sqs-elasticmq", func(t *testing.T) {
+		client := sqsClient(t)
+		jobstest.Run(t, jobstest.Harness{New: func(t *testing.T, reg *jobs.Registry) jobstest.Fixture {
+			return newContractQueue(t, client, reg)
+		}})
+	})
+}
+
+// newContractQueue is a Queue over a fresh bbolt table and a fresh queue on
+// ElasticMQ. Its Work plays the Lambda poller: it receives batches, hands
+// each to the worker handler as an events.SQSEvent (through JSON, as the
+// runtime does), deletes the records the handler did not report and makes
+// the reported ones visible again at once (SQS would after the visibility
+// timeout), until the queue is empty.
+func newContractQueue(t *testing.T, client *sqs.Client, reg *jobs.Registry) jobstest.Fixture {
+	table := tempTable(t)
+	q := newQueue(t, client)
+	log := slog.New(slog.NewTextHandler(t.Output(), nil))
+	handler := sqsjobs.Handler(jobs.NewRunner(table, reg, jobs.RunnerOptions{MaxAttempts: maxReceiveCount, Log: log}), log)
+	work := func(ctx context.Context) error {
+		for {
+			n, err := q.left(ctx)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				return nil
+			}
+			msgs, err := q.receive(ctx)
+			if err != nil {
+				return err
+			}
+			if len(msgs) == 0 {
+				continue
+			}
+			if err := deliver(ctx, q, handler, msgs); err != nil {
+				return err
+			}
+		}
+	}
+	return jobstest.Fixture{Queue: sqsjobs.New(table, client, q.url, nil), Work: work}
+}
+
+// deliver runs one batch through the handler and settles its messages.
+func deliver(ctx context.Context, q testQueue, handler func(context.Context, events.SQSEvent) (events.SQSEventResponse, error), msgs []types.Message) error {
+	ev := events.SQSEvent{}
+	for _, m := range msgs {
+		if n, _ := strconv.Atoi(m.Attributes[string(types.MessageSystemAttributeNameApproximateReceiveCount)]); n > maxReceiveCount {
+			return fmt.Errorf("message %s (%s) received %d times: SQS would have moved it to the dead-letter queue",
+				aws.ToString(m.MessageId), aws.ToString(m.Body), n)
+		}
+		ev.Records = append(ev.Records, eventFrom(m, q.arn))
+	}
 	raw, err := json.Marshal(ev)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	var delivered events.SQSEvent
 	if err := json.Unmarshal(raw, &delivered); err != nil {
+		return err
+	}
+	// An invocation with the worker's timeout (template.yaml: 300 s).
+	ictx, cancel := context.WithTimeout(ctx, 300*time.Second)
+	defer cancel()
+	resp, err := handler(ictx, delivered)
+	if err != nil {
+		return fmt.Errorf("worker handler failed the whole batch: %w", err)
+	}
+	retry := map[string]bool{}
+	for _, f := range resp.BatchItemFailures {
+		retry[f.ItemIdentifier] = true
+	}
+	for _, m := range msgs {
+		if retry[aws.ToString(m.MessageId)] {
+			_, err = q.client.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{
+				QueueUrl: aws.String(q.url), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 0,
+			})
+		} else {
+			_, err = q.client.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(q.url), ReceiptHandle: m.ReceiptHandle})
+		}
+		if err != nil {
+			return fmt.Errorf("settle message %s: %w", aws.ToString(m.MessageId), err)
+		}
+	}
+	return nil
+}
+
+// The contract runs enqueued jobs through the worker; this checks what goes
+// on the wire, which people read in the queue and the dead-letter queue.
+func TestEnqueueSendsJobIDAndKind(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	q := newQueue(t, sqsClient(t))
+	queue := sqsjobs.New(tempTable(t), q.client, q.url, nil)
+	job, err := queue.Enqueue(ctx, "magazine.describe", json.RawMessage(`{"issue":"i1","page":3}`))
+	if err != nil {
+		t.Fatalf("enqueue: %v", err)
+	}
+	msgs, err := q.receive(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	handler := sqsjobs.Handler(jobs.NewRunner(table, registry(t), jobs.RunnerOptions{}), nil)
-	resp, err := handler(ctx, delivered)
-	if err != nil || len(resp.BatchItemFailures) != 0 {
-		t.Fatalf("worker: failures %v, err %v", resp.BatchItemFailures, err)
+	if len(msgs) != 1 {
+		t.Fatalf("received %d messages, want 1", len(msgs))
 	}
-	done, err := q.Get(ctx, job.ID)
-	if err != nil || done.Status != jobs.StatusSucceeded || done.Attempts != 1 {
-		t.Fatalf("job after the worker ran: %+v, %v", done, err)
+	msg := msgs[0]
+	if body := aws.ToString(msg.Body); body != `{"job_id":"`+job.ID+`"}` {
+		t.Errorf("message body %s", body)
 	}
-	// The poller deletes a message the function did not report; do the same.
-	if _, err := client.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(queueURL), ReceiptHandle: msg.ReceiptHandle}); err != nil {
-		t.Errorf("delete message: %v", err)
+	if k := msg.MessageAttributes["kind"]; aws.ToString(k.StringValue) != "magazine.describe" || aws.ToString(k.DataType) != "String" {
+		t.Errorf("kind attribute %+v", k)
 	}
 }
 
