@@ -32,5 +32,9 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/sso v1.39.3 // indirect
 	github.com/aws/aws-sdk-go-v2/service/ssooidc v1.44.3 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sts v1.51.8 // indirect
+	github.com/ebitengine/purego v0.8.4 // indirect
+	github.com/gen2brain/go-fitz v1.24.15 // indirect
+	github.com/jupiterrider/ffi v0.5.0 // indirect
+	github.com/pdfcpu/pdfcpu v0.15.0 // indirect
 	golang.org/x/sys v0.45.0 // indirect
 )

@@ -1,0 +1,43 @@
+package magazine
+
+import "testing"
+
+func TestKindTableIsComplete(t *testing.T) {
+	required := []Kind{KindHeadline, KindDeck, KindParagraph, KindByline, KindCaption, KindPageNumber, KindSource,
+		KindAd, KindFurniture, KindSidebar, KindPullQuote, KindImage, KindFigure, KindChart, KindTable, KindCode,
+		KindNoise, KindDuplicate, KindTextInFigure}
+	for _, k := range required {
+		if _, ok := Info(k); !ok {
+			t.Errorf("kind %q missing from the table", k)
+		}
+	}
+	seen := map[Kind]bool{}
+	for _, info := range Kinds {
+		if seen[info.Kind] {
+			t.Errorf("kind %q listed twice", info.Kind)
+		}
+		seen[info.Kind] = true
+		if info.Cleanup && info.Read {
+			t.Errorf("cleanup kind %q must not be read aloud", info.Kind)
+		}
+		if info.Visual && info.Read {
+			t.Errorf("picture kind %q is spoken only through its description, not read", info.Kind)
+		}
+	}
+	for _, muted := range []Kind{KindFurniture, KindSidebar, KindPullQuote, KindAd} {
+		if info, _ := Info(muted); !info.Muted {
+			t.Errorf("%q must be shown muted", muted)
+		}
+	}
+	for _, silent := range []Kind{KindFurniture, KindAd, KindPageNumber, KindSource} {
+		if IsRead(silent) {
+			t.Errorf("%q must not be read aloud", silent)
+		}
+	}
+	if !IsRead(KindParagraph) || IsRead(KindPageNumber) || !IsVisual(KindChart) || IsVisual(KindCaption) {
+		t.Error("IsRead/IsVisual disagree with the table")
+	}
+	if _, ok := Info("poster"); ok {
+		t.Error("unknown kind reported as known")
+	}
+}

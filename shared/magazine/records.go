@@ -1,0 +1,80 @@
+package magazine
+
+import "time"
+
+// BBox is [x, y, w, h] in PDF points (1/72 in) from the page's top-left corner.
+type BBox [4]float64
+
+// Region is one labelled box on a page.
+type Region struct {
+	ID           string `json:"id"`
+	Kind         Kind   `json:"kind"`
+	BBox         BBox   `json:"bbox"`
+	Text         string `json:"text,omitempty"`
+	OriginalText string `json:"original_text,omitempty"` // as first recognised; kept by every rebuild
+	ArticleID    string `json:"article_id,omitempty"`
+	Description  string `json:"description,omitempty"` // picture regions
+	VisualKind   Kind   `json:"visual_kind,omitempty"` // figure, chart, table or code
+	CropKey      string `json:"crop_key,omitempty"`    // blob key of the exact render crop
+	// Font facts from a PDF text layer, used by classification.
+	FontSize float64 `json:"font_size,omitempty"`
+	Bold     bool    `json:"bold,omitempty"`
+	// CleanedFrom records a cleanup re-type so it can be reversed.
+	CleanedFrom *Cleaned `json:"cleaned_from,omitempty"`
+}
+
+// Cleaned is what a cleanup rule changed on a region.
+type Cleaned struct {
+	Kind Kind   `json:"kind"` // the kind before the rule
+	Rule string `json:"rule"`
+}
+
+// Page is one page of an issue with its regions and reading order.
+type Page struct {
+	IssueID     string    `json:"issue_id"`
+	Number      int       `json:"number"` // 1-based
+	Width       float64   `json:"width"`  // points
+	Height      float64   `json:"height"` // points
+	DPI         int       `json:"dpi"`
+	RenderKey   string    `json:"render_key,omitempty"`
+	ThumbKey    string    `json:"thumb_key,omitempty"`
+	Regions     []Region  `json:"regions"`
+	Order       []string  `json:"order"` // region ids in reading order
+	HandOrdered bool      `json:"hand_ordered"`
+	Engine      string    `json:"engine,omitempty"` // text-layer, vision-primary, vision-fallback, tesseract
+	Step        string    `json:"step,omitempty"`   // the pipeline step the page is in
+	Error       string    `json:"error,omitempty"`
+	Updated     time.Time `json:"updated"`
+}
+
+// IssueStatus is where an issue is in ingest.
+type IssueStatus string
+
+const (
+	IssueProcessing IssueStatus = "processing"
+	IssueReady      IssueStatus = "ready"
+	IssueFailed     IssueStatus = "failed"
+)
+
+// PageError is a page that failed in the pipeline while the issue finished.
+type PageError struct {
+	Page  int    `json:"page"`
+	Step  string `json:"step"`
+	Error string `json:"error"`
+}
+
+// Issue is an ingested magazine PDF.
+type Issue struct {
+	ID         string      `json:"id"`
+	Title      string      `json:"title"`
+	Status     IssueStatus `json:"status"`
+	SourceKey  string      `json:"source_key"`
+	PageCount  int         `json:"page_count"`
+	PagesDone  int         `json:"pages_done"`
+	Step       string      `json:"step,omitempty"`
+	Revision   int64       `json:"revision"`
+	Error      string      `json:"error,omitempty"` // why the whole issue failed
+	PageErrors []PageError `json:"page_errors,omitempty"`
+	Created    time.Time   `json:"created"`
+	Updated    time.Time   `json:"updated"`
+}
