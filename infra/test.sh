@@ -21,6 +21,13 @@ eval "$(bash infra/minio.sh start)"
 eval "$(bash infra/elasticmq.sh start)"
 echo "DynamoDB Local $LECTERN_TEST_DYNAMODB_ENDPOINT, MinIO $LECTERN_TEST_S3_ENDPOINT, ElasticMQ $LECTERN_TEST_SQS_ENDPOINT"
 
+# The team's sample PDFs sit beside the checkout (../shared/data); evaluation
+# tests (TestEval*) read them from here and skip only when they are absent.
+if [ -z "${LECTERN_SAMPLE_DATA:-}" ] && [ -d ../shared/data ]; then
+  export LECTERN_SAMPLE_DATA="$(cd ../shared/data && pwd)"
+fi
+echo "sample data: ${LECTERN_SAMPLE_DATA:-absent (evaluation tests will skip)}"
+
 section "Go tests (go test -race ./...)"
 go test -count=1 -race -json ./... > "$LECTERN_STATE/go-test.json" || true
 python3 infra/gotest-summary.py "$LECTERN_STATE/go-test.json"
