@@ -1,0 +1,162 @@
+package tesseract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseTSV(t *testing.T) {
+	tsv := "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" +
+		"1\t1\t0\t0\t0\t0\t0\t0\t2550\t3300\t-1\t\n" +
+		"4\t1\t1\t1\t1\t0\t300\t300\t900\t50\t-1\t\n" +
+		"5\t1\t1\t1\t1\t1\t300\t300\t400\t50\t96.5\tThe\n" +
+		"5\t1\t1\t1\t1\t2\t720\t300\t480\t50\t91.5\tmaga-\n" +
+		"5\t1\t1\t1\t2\t1\t300\t360\t500\t50\t90\tzine\n" +
+		"5\t1\t1\t1\t2\t2\t820\t360\t100\t50\t-1\t \n" +
+		"5\t1\t2\t1\t1\t1\t300\t900\t300\t100\t80\tHeadline\n"
+	blocks, err := ParseTSV([]byte(tsv), 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 2 {
+		t.Fatalf("got %d blocks: %+v", len(blocks), blocks)
+	}
+	b := blocks[0]
+	if b.Text != "The magazine" || b.Lines != 2 {
+		t.Fatalf("first block %+v", b)
+	}
+	// 300 px at 300 DPI is 72 pt.
+	want := [4]float64{72, 72, 900 * 0.24, 110 * 0.24}
+	for i := range want {
+		if math.Abs(b.BBox[i]-want[i]) > 1e-9 {
+			t.Fatalf("bbox %v, want %v", b.BBox, want)
+		}
+	}
+	if math.Abs(b.LineHeight-12) > 1e-9 || math.Abs(b.Confidence-(96.5+91.5+90)/3) > 1e-9 {
+		t.Fatalf("line height %v confidence %v", b.LineHeight, b.Confidence)
+	}
+	if blocks[1].Text != "Headline" || math.Abs(blocks[1].LineHeight-24) > 1e-9 {
+		t.Fatalf("second block %+v", blocks[1])
+	}
+}
+
+func TestParseTSVRefusesOtherOutput(t *testing.T) {
+	if _, err := ParseTSV([]byte("Tesseract Open Source OCR Engine\n"), 300); err == nil {
+		t.Fatal("non-TSV output accepted")
+	}
+	if blocks, err := ParseTSV([]byte("level\tpage_num\n"), 300); err != nil || len(blocks) != 0 {
+		t.Fatalf("empty page: %v %v", blocks, err)
+	}
+}
+
+func TestJoinLines(t *testing.T) {
+	cases := map[string][]string{
+		"one two":          {"one", "two"},
+		"magazine pages":   {"maga-", "zine pages"},
+		"well- Known":      {"well-", "Known"},
+		"1990- 1995":       {"1990-", "1995"},
+		"single":           {"single"},
+		"trailing - words": {"trailing -", "words"},
+	}
+	for want, lines := range cases {
+		if got := joinLines(lines); got != want {
+			t.Errorf("joinLines(%q) = %q, want %q", lines, got, want)
+		}
+	}
+}
+
+// minimalPDF writes a one-page PDF with the given lines in Helvetica, so the
+// scanned-page test can rasterise real glyphs with pdftoppm.
+func minimalPDF(lines []string) []byte {
+	var content strings.Builder
+	content.WriteString("BT /F1 28 Tf 72 700 Td 36 TL\n")
+	for _, l := range lines {
+		fmt.Fprintf(&content, "(%s) Tj T*\n", l)
+	}
+	content.WriteString("ET")
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", content.Len(), content.String()),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var b strings.Builder
+	b.WriteString("%PDF-1.4\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return []byte(b.String())
+}
+
+// TestRecognizeScannedPage runs the real tesseract on a page that is only
+// pixels (rasterised by pdftoppm at 300 DPI), as a scan would be.
+func TestRecognizeScannedPage(t *testing.T) {
+	for _, tool := range []string{"tesseract", "pdftoppm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is not installed: run `make deps` (apt-get install tesseract-ocr tesseract-ocr-eng poppler-utils)", tool)
+		}
+	}
+	dir := t.TempDir()
+	pdf := filepath.Join(dir, "scan.pdf")
+	if err := os.WriteFile(pdf, minimalPDF([]string{"Lectern reads magazines aloud.", "Second line of the scan."}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftoppm", "-r", "300", "-png", "-singlefile", pdf, filepath.Join(dir, "page")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	png, err := os.ReadFile(filepath.Join(dir, "page.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := Engine{}.Recognize(context.Background(), png, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, b := range blocks {
+		text = append(text, b.Text)
+	}
+	all := strings.Join(text, " ")
+	if !strings.Contains(all, "Lectern reads magazines aloud.") || !strings.Contains(all, "Second line of the scan.") {
+		t.Fatalf("tesseract read %q", all)
+	}
+	// The first line's baseline is at 700 pt from the bottom of a 792 pt page:
+	// its box must start about 72 pt from the left and ~70-95 pt from the top.
+	b := blocks[0]
+	if math.Abs(b.BBox[0]-72) > 4 || b.BBox[1] < 65 || b.BBox[1] > 95 {
+		t.Fatalf("first block at %v, want about x=72 y=70..95 pt", b.BBox)
+	}
+}
+
+func TestRecognizeReportsAMissingCommand(t *testing.T) {
+	_, err := Engine{Command: "no-such-tesseract"}.Recognize(context.Background(), []byte("x"), 300)
+	if !errors.Is(err, ErrNotInstalled) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestRecognizeRefusesGarbage(t *testing.T) {
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		t.Fatal("tesseract is not installed")
+	}
+	if _, err := (Engine{}).Recognize(context.Background(), []byte("not an image"), 300); err == nil {
+		t.Fatal("garbage input accepted")
+	}
+}
