@@ -1,6 +1,6 @@
 module github.com/lectern/lectern
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/aws/aws-lambda-go v1.55.1
@@ -32,9 +32,15 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/sso v1.39.3 // indirect
 	github.com/aws/aws-sdk-go-v2/service/ssooidc v1.44.3 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sts v1.51.8 // indirect
+	github.com/coder/websocket v1.8.15 // indirect
 	github.com/ebitengine/purego v0.8.4 // indirect
 	github.com/gen2brain/go-fitz v1.24.15 // indirect
 	github.com/jupiterrider/ffi v0.5.0 // indirect
+	github.com/openai/openai-go/v3 v3.96.0 // indirect
 	github.com/pdfcpu/pdfcpu v0.15.0 // indirect
-	golang.org/x/sys v0.45.0 // indirect
+	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
+	golang.org/x/sys v0.48.0 // indirect
 )

@@ -1,0 +1,162 @@
+// Package oaichat is the client for OpenAI-compatible chat engines (the LLM
+// gateway, vision OCR and describe engines), built on openai-go: JSON-mode
+// chat and chat with an image, retries on 429/5xx honouring Retry-After, a
+// request timeout and context cancellation. Keys never appear in errors.
+package oaichat
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+)
+
+// Defaults for Config fields left zero.
+const (
+	DefaultTimeout    = 30 * time.Second
+	DefaultMaxRetries = 2
+)
+
+// KeyPlaceholder stands in for a key wherever one would be shown.
+const KeyPlaceholder = "<API_KEY>"
+
+var (
+	// ErrUnauthorized: the engine refused the key (HTTP 401/403).
+	ErrUnauthorized = errors.New("engine refused the API key")
+	// ErrEmptyAnswer: the engine answered without content.
+	ErrEmptyAnswer = errors.New("engine answered with empty content")
+)
+
+// EngineError is a failed call, naming the engine URL and its HTTP status (0
+// when no response arrived: refused connection, timeout).
+type EngineError struct {
+	URL    string
+	Status int
+	Detail string
+	Err    error
+}
+
+func (e *EngineError) Error() string {
+	if e.Status == 0 {
+		return fmt.Sprintf("engine %s: %s", e.URL, e.Detail)
+	}
+	return fmt.Sprintf("engine %s answered %d: %s", e.URL, e.Status, e.Detail)
+}
+
+func (e *EngineError) Unwrap() error { return e.Err }
+
+// Config names one engine.
+type Config struct {
+	BaseURL    string // ends in /v1
+	APIKey     string // resolved on the server; may be empty
+	Model      string
+	Timeout    time.Duration // per attempt
+	MaxRetries int           // on 429, 5xx and connection errors
+	HTTPClient *http.Client
+}
+
+// Client calls one engine.
+type Client struct {
+	api     openai.Client
+	cfg     Config
+	retries int
+}
+
+// New builds a client; it does not contact the engine.
+func New(cfg Config) *Client {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	retries := cfg.MaxRetries
+	if retries == 0 {
+		retries = DefaultMaxRetries
+	} else if retries < 0 {
+		retries = 0
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/") + "/"),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithMaxRetries(retries),
+		option.WithRequestTimeout(cfg.Timeout),
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	return &Client{api: openai.NewClient(opts...), cfg: cfg, retries: retries}
+}
+
+// ChatJSON asks for a JSON object answer (response_format json_object) and
+// returns the message content.
+func (c *Client) ChatJSON(ctx context.Context, system, user string) (string, error) {
+	params := openai.ChatCompletionNewParams{
+		Model: c.cfg.Model,
+		Messages: []openai.ChatCompletionMessageParamUnion{
+			openai.SystemMessage(system),
+			openai.UserMessage(user),
+		},
+		ResponseFormat: openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONObject: &openai.ResponseFormatJSONObjectParam{},
+		},
+	}
+	return c.complete(ctx, params)
+}
+
+// Vision sends prompt with one image (PNG or JPEG bytes) and returns the
+// message content.
+func (c *Client) Vision(ctx context.Context, prompt string, image []byte, mimeType string) (string, error) {
+	dataURL := "data:" + mimeType + ";base64," + base64.StdEncoding.EncodeToString(image)
+	params := openai.ChatCompletionNewParams{
+		Model: c.cfg.Model,
+		Messages: []openai.ChatCompletionMessageParamUnion{
+			openai.UserMessage([]openai.ChatCompletionContentPartUnionParam{
+				openai.TextContentPart(prompt),
+				openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: dataURL}),
+			}),
+		},
+	}
+	return c.complete(ctx, params)
+}
+
+func (c *Client) complete(ctx context.Context, params openai.ChatCompletionNewParams) (string, error) {
+	resp, err := c.api.Chat.Completions.New(ctx, params)
+	if err != nil {
+		return "", c.wrap(err)
+	}
+	if len(resp.Choices) == 0 || strings.TrimSpace(resp.Choices[0].Message.Content) == "" {
+		return "", &EngineError{URL: c.cfg.BaseURL, Status: 200, Detail: ErrEmptyAnswer.Error(), Err: ErrEmptyAnswer}
+	}
+	return resp.Choices[0].Message.Content, nil
+}
+
+// wrap turns a client error into an EngineError with the key redacted.
+func (c *Client) wrap(err error) error {
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		e := &EngineError{URL: c.cfg.BaseURL, Status: apiErr.StatusCode, Detail: c.redact(apiErr.Message), Err: err}
+		if e.Detail == "" {
+			e.Detail = http.StatusText(apiErr.StatusCode)
+		}
+		if apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden {
+			e.Err = ErrUnauthorized
+		}
+		return e
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return &EngineError{URL: c.cfg.BaseURL, Detail: "no answer in time: " + c.redact(err.Error()), Err: err}
+	}
+	return &EngineError{URL: c.cfg.BaseURL, Detail: c.redact(err.Error()), Err: err}
+}
+
+// redact replaces the key wherever an error might echo it.
+func (c *Client) redact(s string) string {
+	if c.cfg.APIKey == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.cfg.APIKey, KeyPlaceholder)
+}
