@@ -56,7 +56,7 @@ asl=(statemachines/*.asl.json)
 if [ ${#asl[@]} -eq 0 ]; then
   echo "no state machine definitions yet (statemachines/ is empty)"
 else
-  "$ASL_VALIDATOR" --json-definition-path "${asl[@]}"
+  for f in "${asl[@]}"; do "$ASL_VALIDATOR" --json-path "$f"; done
 fi
 
 section "all suites passed in $(( $(date +%s) - started )) s"
