@@ -1,0 +1,186 @@
+package magazine
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// Reading-order constants.
+const (
+	// ColumnWidthSpread: a paragraph is column-width when its width is within
+	// this factor of the median paragraph width (either way).
+	ColumnWidthSpread = 1.4
+	// ColumnStartTolerance: left edges closer than this share of the median
+	// column width (at least MinColumnTolerance points) start the same column.
+	ColumnStartTolerance = 0.25
+	MinColumnTolerance   = 8.0
+)
+
+// trailingKinds are placed after everything else on the page, top to bottom:
+// they are not part of the article's flow (never deleted from the order, so
+// every id stays present and review can still step through them).
+var trailingKinds = map[Kind]bool{
+	KindFurniture: true, KindPageNumber: true, KindAd: true, KindFootnote: true,
+	KindNoise: true, KindDuplicate: true, KindTextInFigure: true,
+}
+
+// ReadingOrder returns every region id of the page exactly once, in reading
+// order (spec: Reading order 1–3):
+//
+//  1. Columns are found from where column-width text starts: paragraphs (and
+//     lists) whose width is near the median paragraph width have their left
+//     edges clustered (ColumnStartTolerance); each cluster is a column start.
+//     Whitespace between columns is never measured. Every other region
+//     belongs to the column whose start is the last one at or left of its
+//     left edge (plus tolerance).
+//  2. Headlines, decks and subheads whose box crosses into a further column
+//     are band breakers: the page is cut into horizontal bands at their tops,
+//     and each breaker is read before the columns of the band below it.
+//     A region only falls under a breaker it overlaps horizontally.
+//     Within a band: column by column, left to right, each top to bottom.
+//     A headline inside one column stays in that column's flow.
+//  3. Pull-quotes are read after the flow, top to bottom; then the trailing
+//     kinds (furniture, page numbers, ads, footnotes, cleanup kinds).
+//
+// Pictures, captions, sources and sidebars stay in the flow where they sit.
+func ReadingOrder(page Page) []string {
+	var flow, pulls, trailing []Region
+	for _, r := range page.Regions {
+		switch {
+		case r.Kind == KindPullQuote:
+			pulls = append(pulls, r)
+		case trailingKinds[r.Kind]:
+			trailing = append(trailing, r)
+		default:
+			flow = append(flow, r)
+		}
+	}
+	starts, tol := columnStarts(flow)
+	column := func(r Region) int {
+		c := 0
+		for i, s := range starts {
+			if r.BBox[0]+tol >= s {
+				c = i
+			}
+		}
+		return c
+	}
+	spans := func(r Region) bool {
+		c := column(r)
+		return c+1 < len(starts) && r.BBox[0]+r.BBox[2] > starts[c+1]+tol
+	}
+	var breakers, rest []Region
+	for _, r := range flow {
+		if (r.Kind == KindHeadline || r.Kind == KindDeck || r.Kind == KindSubhead) && spans(r) {
+			breakers = append(breakers, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	sortTopLeft(breakers)
+
+	order := make([]string, 0, len(page.Regions))
+	// A region belongs to the band under the last breaker that is above it
+	// and overlaps it horizontally, so a column running down beside a
+	// headline (the end of the previous article) is read before it.
+	bandOf := func(r Region) int {
+		b := 0
+		for i, br := range breakers {
+			if r.BBox[1] >= br.BBox[1] && overlapX(r.BBox, br.BBox) > tol {
+				b = i + 1
+			}
+		}
+		return b
+	}
+	bands := make([][]Region, len(breakers)+1)
+	for _, r := range rest {
+		b := bandOf(r)
+		bands[b] = append(bands[b], r)
+	}
+	for b, members := range bands {
+		if b > 0 {
+			order = append(order, breakers[b-1].ID)
+		}
+		sort.SliceStable(members, func(i, j int) bool {
+			ci, cj := column(members[i]), column(members[j])
+			if ci != cj {
+				return ci < cj
+			}
+			if members[i].BBox[1] != members[j].BBox[1] {
+				return members[i].BBox[1] < members[j].BBox[1]
+			}
+			return members[i].BBox[0] < members[j].BBox[0]
+		})
+		for _, r := range members {
+			order = append(order, r.ID)
+		}
+	}
+	sortTopLeft(pulls)
+	sortTopLeft(trailing)
+	for _, r := range pulls {
+		order = append(order, r.ID)
+	}
+	for _, r := range trailing {
+		order = append(order, r.ID)
+	}
+	return order
+}
+
+// ApplyOrder sets the page's reading order unless the page is hand-ordered,
+// in which case the page is returned untouched.
+func ApplyOrder(page Page) Page {
+	if page.HandOrdered {
+		return page
+	}
+	page.Order = ReadingOrder(page)
+	return page
+}
+
+// columnStarts clusters the left edges of column-width paragraphs.
+func columnStarts(flow []Region) (starts []float64, tol float64) {
+	var widths []float64
+	for _, r := range flow {
+		if isBodyKind(r.Kind) && r.BBox[2] > 0 {
+			widths = append(widths, r.BBox[2])
+		}
+	}
+	if len(widths) == 0 {
+		return []float64{math.Inf(-1)}, MinColumnTolerance
+	}
+	slices.Sort(widths)
+	median := widths[len(widths)/2]
+	tol = math.Max(MinColumnTolerance, ColumnStartTolerance*median)
+	var lefts []float64
+	for _, r := range flow {
+		w := r.BBox[2]
+		if isBodyKind(r.Kind) && w >= median/ColumnWidthSpread && w <= median*ColumnWidthSpread {
+			lefts = append(lefts, r.BBox[0])
+		}
+	}
+	slices.Sort(lefts)
+	clusterStart, sum, n := lefts[0], 0.0, 0
+	for _, x := range lefts {
+		if n > 0 && x-clusterStart > tol {
+			starts = append(starts, sum/float64(n))
+			clusterStart, sum, n = x, 0, 0
+		}
+		sum += x
+		n++
+	}
+	starts = append(starts, sum/float64(n))
+	// Anything left of the first column belongs to it.
+	starts[0] = math.Min(starts[0], lefts[0])
+	return starts, tol
+}
+
+func isBodyKind(k Kind) bool { return k == KindParagraph || k == KindList }
+
+func sortTopLeft(rs []Region) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		if rs[i].BBox[1] != rs[j].BBox[1] {
+			return rs[i].BBox[1] < rs[j].BBox[1]
+		}
+		return rs[i].BBox[0] < rs[j].BBox[0]
+	})
+}
