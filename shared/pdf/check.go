@@ -1,0 +1,141 @@
+package pdf
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// maxFormDepth bounds how deeply nested form XObjects are followed; a
+// self-referencing form would otherwise loop.
+const maxFormDepth = 8
+
+// CheckPage looks at one page (1-based) with pdfcpu before MuPDF decodes
+// anything: every embedded image's declared size against MaxImagePixels (a
+// decompression bomb declares far more pixels than its bytes hold), and the
+// page's drawing instructions decoded under MaxContentBytes. A content stream
+// that cannot be decoded makes the page broken. Only that page is refused.
+func CheckPage(data []byte, page int, lim Limits) error {
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	ctx, err := api.ReadContext(bytes.NewReader(data), conf)
+	if err != nil {
+		return invalid(ReasonCorrupt, 0, "%v", err)
+	}
+	if err := ctx.EnsurePageCount(); err != nil {
+		return invalid(ReasonCorrupt, 0, "page tree: %v", err)
+	}
+	if page < 1 || page > ctx.PageCount {
+		return invalid(ReasonBrokenPage, page, "the PDF has %d pages", ctx.PageCount)
+	}
+	dict, _, inherited, err := ctx.PageDict(page, false)
+	if err != nil || dict == nil {
+		return invalid(ReasonBrokenPage, page, "the page object cannot be read: %v", err)
+	}
+	c := pageChecker{xref: ctx.XRefTable, page: page, lim: lim, seen: map[int]bool{}}
+	if err := c.contents(dict); err != nil {
+		return err
+	}
+	var res types.Dict
+	if inherited != nil {
+		res = inherited.Resources
+	}
+	return c.resources(res, 0)
+}
+
+type pageChecker struct {
+	xref *model.XRefTable
+	page int
+	lim  Limits
+	seen map[int]bool // object numbers already checked
+}
+
+func (c *pageChecker) contents(page types.Dict) error {
+	obj, found := page.Find("Contents")
+	if !found {
+		return nil // a blank page
+	}
+	var streams []types.Object
+	switch o := obj.(type) {
+	case types.Array:
+		streams = o
+	default:
+		streams = []types.Object{o}
+	}
+	var total int64
+	for _, s := range streams {
+		o, err := c.xref.Dereference(s)
+		if err != nil {
+			return invalid(ReasonBrokenPage, c.page, "a content stream cannot be read: %v", err)
+		}
+		sd, ok := o.(types.StreamDict)
+		if !ok {
+			return invalid(ReasonBrokenPage, c.page, "the page contents are not a stream")
+		}
+		if err := sd.DecodeWithLimit(c.lim.MaxContentBytes - total); err != nil {
+			if errors.Is(err, filter.ErrDecodeLimitExceeded) {
+				return invalid(ReasonContentSize, c.page, "the drawing instructions decode to more than %s", humanBytes(c.lim.MaxContentBytes))
+			}
+			return invalid(ReasonBrokenPage, c.page, "a content stream cannot be decoded: %v", err)
+		}
+		total += int64(len(sd.Content))
+	}
+	return nil
+}
+
+func (c *pageChecker) resources(res types.Dict, depth int) error {
+	if res == nil || depth > maxFormDepth {
+		return nil
+	}
+	xobjs, err := c.xref.DereferenceDict(res["XObject"])
+	if err != nil || xobjs == nil {
+		return nil // no pictures or forms
+	}
+	for name, ref := range xobjs {
+		if ir, ok := ref.(types.IndirectRef); ok {
+			if c.seen[ir.ObjectNumber.Value()] {
+				continue
+			}
+			c.seen[ir.ObjectNumber.Value()] = true
+		}
+		o, err := c.xref.Dereference(ref)
+		if err != nil {
+			return invalid(ReasonBrokenPage, c.page, "picture %s cannot be read: %v", name, err)
+		}
+		sd, ok := o.(types.StreamDict)
+		if !ok {
+			continue
+		}
+		switch sub := sd.Subtype(); {
+		case sub != nil && *sub == "Image":
+			w, h := intEntry(sd.Dict, "Width"), intEntry(sd.Dict, "Height")
+			if w <= 0 || h <= 0 {
+				return invalid(ReasonBrokenPage, c.page, "picture %s has no size", name)
+			}
+			if int64(w)*int64(h) > c.lim.MaxImagePixels {
+				return invalid(ReasonImageBudget, c.page, "picture %s declares %d×%d pixels, over the limit of %d million (a decompression bomb, or a scan far finer than needed)",
+					name, w, h, c.lim.MaxImagePixels/1_000_000)
+			}
+		case sub != nil && *sub == "Form":
+			inner, _ := c.xref.DereferenceDict(sd.Dict["Resources"])
+			if err := c.resources(inner, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func intEntry(d types.Dict, key string) int {
+	switch v := d[key].(type) {
+	case types.Integer:
+		return v.Value()
+	case types.Float:
+		return int(v.Value())
+	}
+	return 0
+}

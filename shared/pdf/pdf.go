@@ -1,0 +1,153 @@
+// Package pdf is the adapter between magazine PDFs and the ingest pipeline:
+// it validates an upload with pdfcpu (Inspect), checks each page against the
+// limits before MuPDF touches it, renders pages and reads their text layer
+// with MuPDF. Every MuPDF call runs under a context whose end aborts MuPDF,
+// so a hostile page costs at most its timeout.
+package pdf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+)
+
+// Limits bound what one upload and one page may cost. The README states the
+// defaults.
+type Limits struct {
+	MaxBytes        int64         // size of the PDF file
+	MaxPages        int           // pages in one PDF
+	MaxRenderPixels int64         // pixels of one page render (at any DPI)
+	MaxImagePixels  int64         // declared pixels of one embedded image
+	MaxContentBytes int64         // decoded content stream bytes of one page
+	PageTimeout     time.Duration // one MuPDF pass over one page
+}
+
+// DefaultLimits: 200 MiB and 500 pages per PDF; a page render at most 60
+// million pixels (a tabloid page at 300 DPI is 17 million); an embedded image
+// at most 150 million declared pixels (a 600 DPI scan of a tabloid page is 67
+// million); 64 MiB of decoded drawing instructions per page; 60 s per page.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBytes:        200 << 20,
+		MaxPages:        500,
+		MaxRenderPixels: 60_000_000,
+		MaxImagePixels:  150_000_000,
+		MaxContentBytes: 64 << 20,
+		PageTimeout:     60 * time.Second,
+	}
+}
+
+// Reason names why an upload or a page was refused.
+type Reason string
+
+const (
+	ReasonNotPDF       Reason = "not-a-pdf"
+	ReasonCorrupt      Reason = "corrupt"
+	ReasonEncrypted    Reason = "encrypted"
+	ReasonNoPages      Reason = "no-pages"
+	ReasonTooManyPages Reason = "too-many-pages"
+	ReasonTooLarge     Reason = "too-large"
+	ReasonBrokenPage   Reason = "broken-page"
+	ReasonImageBudget  Reason = "image-over-budget" // a decompression bomb, or a scan far finer than needed
+	ReasonRenderBudget Reason = "render-over-budget"
+	ReasonContentSize  Reason = "content-over-budget"
+	ReasonTimeout      Reason = "timeout"
+)
+
+// InvalidInputError is an upload or page the pipeline refuses for good;
+// retrying cannot help. Step Functions matches on its type name.
+type InvalidInputError struct {
+	Reason Reason
+	Page   int // 1-based; 0 for the whole file
+	Detail string
+}
+
+func (e *InvalidInputError) Error() string {
+	if e.Page > 0 {
+		return fmt.Sprintf("page %d: %s: %s", e.Page, e.Reason, e.Detail)
+	}
+	return fmt.Sprintf("%s: %s", e.Reason, e.Detail)
+}
+
+func invalid(reason Reason, page int, format string, args ...any) *InvalidInputError {
+	return &InvalidInputError{Reason: reason, Page: page, Detail: fmt.Sprintf(format, args...)}
+}
+
+// PageBox is one page's size in points, after its rotation.
+type PageBox struct {
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Info is what Inspect learns of a valid PDF.
+type Info struct {
+	Pages []PageBox
+	Title string
+}
+
+// Inspect validates a whole PDF with pdfcpu and returns its page boxes. It
+// refuses, with an *InvalidInputError: a file over the size limit, one that
+// is not a PDF, a corrupt or encrypted one, one with no pages or more than
+// the page limit.
+func Inspect(data []byte, lim Limits) (Info, error) {
+	if int64(len(data)) > lim.MaxBytes {
+		return Info{}, invalid(ReasonTooLarge, 0, "the file is %s; the limit is %s", humanBytes(int64(len(data))), humanBytes(lim.MaxBytes))
+	}
+	// The header may follow a little junk (readers allow 1 KiB of it).
+	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
+		return Info{}, invalid(ReasonNotPDF, 0, "the file does not start with a PDF header")
+	}
+	ctx, err := readContext(data)
+	if err != nil {
+		return Info{}, err
+	}
+	if ctx.PageCount == 0 {
+		return Info{}, invalid(ReasonNoPages, 0, "the PDF has no pages")
+	}
+	if ctx.PageCount > lim.MaxPages {
+		return Info{}, invalid(ReasonTooManyPages, 0, "the PDF has %d pages; the limit is %d", ctx.PageCount, lim.MaxPages)
+	}
+	dims, err := ctx.PageDims()
+	if err != nil {
+		return Info{}, invalid(ReasonCorrupt, 0, "page boxes: %v", err)
+	}
+	info := Info{Pages: make([]PageBox, len(dims))}
+	for i, d := range dims {
+		info.Pages[i] = PageBox{Width: d.Width, Height: d.Height}
+	}
+	if ctx.Title != "" {
+		info.Title = ctx.Title
+	}
+	return info, nil
+}
+
+func readContext(data []byte) (*model.Context, error) {
+	conf := model.NewDefaultConfiguration()
+	// Real magazines break small rules of the PDF spec all the time; relaxed
+	// validation still refuses files whose structure cannot be trusted.
+	conf.ValidationMode = model.ValidationRelaxed
+	ctx, err := api.ReadAndValidate(bytes.NewReader(data), conf)
+	if err != nil {
+		if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "correct password") {
+			return nil, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")
+		}
+		return nil, invalid(ReasonCorrupt, 0, "%v", err)
+	}
+	return ctx, nil
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,231 @@
+package pdf
+
+import (
+	"context"
+	"errors"
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lectern/lectern/shared/pdf/pdftest"
+)
+
+func build(f func(d *pdftest.Doc)) []byte {
+	d := &pdftest.Doc{}
+	f(d)
+	return d.Bytes()
+}
+
+func article(d *pdftest.Doc) {
+	p := d.AddPage(612, 792)
+	p.Text(72, 60, 28, true, "The Harbour Reborn")
+	p.Text(72, 110, 10, false, "By Ada Lovelace")
+	p.Text(72, 140, 10, false, "The old harbour has been rebuilt with new-")
+	p.Text(72, 152, 10, false, "found purpose and a great deal of care.")
+	p.Rect(330, 140, 200, 150, 0.3)
+	p.Text(330, 300, 8, false, "Figure 1 The rebuilt pier")
+}
+
+func TestInspect(t *testing.T) {
+	lim := DefaultLimits()
+	good := build(func(d *pdftest.Doc) { article(d); d.AddPage(300, 400) })
+	tests := []struct {
+		name   string
+		data   []byte
+		lim    Limits
+		reason Reason
+	}{
+		{"a text file is not a PDF", []byte("hello, this is plain text and no PDF at all"), lim, ReasonNotPDF},
+		{"an empty file is not a PDF", nil, lim, ReasonNotPDF},
+		{"a truncated PDF is corrupt", good[:len(good)/2], lim, ReasonCorrupt},
+		{"an encrypted PDF is refused", build(func(d *pdftest.Doc) { d.Encrypted = true; article(d) }), lim, ReasonEncrypted},
+		{"a PDF without pages is refused", build(func(d *pdftest.Doc) {}), lim, ReasonNoPages},
+		{"more pages than the limit are refused", good, Limits{MaxBytes: lim.MaxBytes, MaxPages: 1}, ReasonTooManyPages},
+		{"a file over the size limit is refused", good, Limits{MaxBytes: 100, MaxPages: 10}, ReasonTooLarge},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Inspect(tc.data, tc.lim)
+			var inv *InvalidInputError
+			if !errors.As(err, &inv) || inv.Reason != tc.reason {
+				t.Fatalf("Inspect = %v, want reason %s", err, tc.reason)
+			}
+			if inv.Detail == "" {
+				t.Error("the error gives no detail")
+			}
+		})
+	}
+	t.Run("a valid PDF gives its page boxes", func(t *testing.T) {
+		info, err := Inspect(good, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(info.Pages) != 2 || info.Pages[0] != (PageBox{612, 792}) || info.Pages[1] != (PageBox{300, 400}) {
+			t.Fatalf("pages = %+v", info.Pages)
+		}
+	})
+}
+
+func TestRender(t *testing.T) {
+	data := build(article)
+	img, err := Render(context.Background(), data, 1, 150, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds().Dx() != 1275 || img.Bounds().Dy() != 1650 {
+		t.Fatalf("150 DPI letter page = %v, want 1275×1650", img.Bounds())
+	}
+	// The grey box drawn at (330,140) points is at (687.5,291.7) pixels.
+	inside := img.RGBAAt(700+100, 300+100)
+	if inside.R > 100 || inside.R < 60 {
+		t.Errorf("pixel inside the grey box = %v, want about 77", inside)
+	}
+	if c := img.RGBAAt(20, 20); c != (color.RGBA{255, 255, 255, 255}) {
+		t.Errorf("margin pixel = %v, want white", c)
+	}
+	thumb := Thumbnail(img, 200)
+	if thumb.Bounds().Dx() != 200 || thumb.Bounds().Dy() != 258 {
+		t.Errorf("thumbnail = %v, want 200×258", thumb.Bounds())
+	}
+	png, err := EncodePNG(thumb)
+	if err != nil || !strings.HasPrefix(string(png), "\x89PNG") {
+		t.Errorf("EncodePNG = %d bytes, %v", len(png), err)
+	}
+}
+
+func TestTextLayer(t *testing.T) {
+	tp, err := TextLayer(context.Background(), build(article), 1, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp.Width != 612 || tp.Height != 792 || !HasRealText(tp) {
+		t.Fatalf("page %vx%v real=%v", tp.Width, tp.Height, HasRealText(tp))
+	}
+	want := []struct {
+		text string
+		size float64
+		bold bool
+	}{
+		{"The Harbour Reborn", 28, true},
+		{"By Ada Lovelace", 10, false},
+		{"The old harbour has been rebuilt with newfound purpose and a great deal of care.", 10, false},
+		{"Figure 1 The rebuilt pier", 8, false},
+	}
+	if len(tp.Blocks) != len(want) {
+		t.Fatalf("blocks = %+v", tp.Blocks)
+	}
+	for i, w := range want {
+		b := tp.Blocks[i]
+		if b.Text != w.text || b.FontSize != w.size || b.Bold != w.bold {
+			t.Errorf("block %d = %q size %v bold %v, want %q %v %v", i, b.Text, b.FontSize, b.Bold, w.text, w.size, w.bold)
+		}
+	}
+	// The headline's box starts where it was drawn and is as wide as the text.
+	h := tp.Blocks[0].BBox
+	if h[0] != 72 || h[2] < 200 || h[2] > 300 || h[1] < 50 || h[1] > 70 {
+		t.Errorf("headline box = %v", h)
+	}
+	if tp.Blocks[2].LineCount != 2 {
+		t.Errorf("paragraph lines = %d, want 2", tp.Blocks[2].LineCount)
+	}
+
+	t.Run("a page without text has no real text", func(t *testing.T) {
+		tp, err := TextLayer(context.Background(), build(func(d *pdftest.Doc) { d.AddPage(612, 792).Rect(10, 10, 100, 100, 0).Text(300, 300, 10, false, "p. 4") }), 1, DefaultLimits())
+		if err != nil || HasRealText(tp) {
+			t.Fatalf("real=%v err=%v", HasRealText(tp), err)
+		}
+	})
+	t.Run("picture boxes are reported", func(t *testing.T) {
+		img := image.NewRGBA(image.Rect(0, 0, 20, 10))
+		tp, err := TextLayer(context.Background(), build(func(d *pdftest.Doc) { d.AddPage(612, 792).Image(100, 200, 300, 150, img) }), 1, DefaultLimits())
+		if err != nil || len(tp.Pictures) != 1 || tp.Pictures[0] != [4]float64{100, 200, 300, 150} {
+			t.Fatalf("pictures = %v, err %v", tp.Pictures, err)
+		}
+	})
+}
+
+func TestHostilePages(t *testing.T) {
+	lim := DefaultLimits()
+	data := build(func(d *pdftest.Doc) {
+		d.AddPage(612, 792).Text(72, 72, 12, false, "A perfectly good first page of text.")
+		d.AddPage(612, 792).BrokenContent = true
+		d.AddPage(612, 792).Bomb(40000)
+		d.AddPage(612, 792).Text(72, 72, 12, false, "A perfectly good last page of text.")
+		d.AddPage(14400, 14400) // 200 inches square: 900 million pixels at 150 DPI
+	})
+	if _, err := Inspect(data, lim); err != nil {
+		t.Fatalf("the file as a whole is valid: %v", err)
+	}
+	tests := []struct {
+		page   int
+		reason Reason
+	}{
+		{2, ReasonBrokenPage},
+		{3, ReasonImageBudget},
+		{5, ReasonRenderBudget},
+	}
+	for _, tc := range tests {
+		_, err := Render(context.Background(), data, tc.page, 150, lim)
+		var inv *InvalidInputError
+		if !errors.As(err, &inv) || inv.Reason != tc.reason || inv.Page != tc.page {
+			t.Errorf("page %d: Render = %v, want %s", tc.page, err, tc.reason)
+		}
+	}
+	for _, page := range []int{1, 4} {
+		if _, err := Render(context.Background(), data, page, 150, lim); err != nil {
+			t.Errorf("good page %d beside hostile ones: %v", page, err)
+		}
+		if tp, err := TextLayer(context.Background(), data, page, lim); err != nil || !HasRealText(tp) {
+			t.Errorf("good page %d text: %v", page, err)
+		}
+	}
+}
+
+func TestContentBomb(t *testing.T) {
+	// Drawing instructions that inflate past the limit are refused before
+	// MuPDF or pdfcpu hold them in memory.
+	big := strings.Repeat("0 0 m 1 1 l S\n", 200_000) // 2.8 MB of instructions
+	d := &pdftest.Doc{}
+	d.AddPage(612, 792).Raw(big)
+	lim := DefaultLimits()
+	lim.MaxContentBytes = 1 << 20
+	_, err := Render(context.Background(), d.Bytes(), 1, 72, lim)
+	var inv *InvalidInputError
+	if !errors.As(err, &inv) || inv.Reason != ReasonContentSize {
+		t.Fatalf("Render = %v, want %s", err, ReasonContentSize)
+	}
+}
+
+func TestTimeoutAbortsMuPDF(t *testing.T) {
+	// Many thousand overlapping transparent shapes at high resolution keep
+	// MuPDF busy far longer than the timeout allows.
+	var ops strings.Builder
+	for range 20000 {
+		ops.WriteString("q /GS1 gs 0.5 g 0 0 612 792 re f Q\n")
+	}
+	d := &pdftest.Doc{}
+	d.AddPage(612, 792).Raw(ops.String()).Transparent()
+	lim := DefaultLimits()
+	lim.PageTimeout = 100 * time.Millisecond
+	start := time.Now()
+	_, err := Render(context.Background(), d.Bytes(), 1, 300, lim)
+	elapsed := time.Since(start)
+	var inv *InvalidInputError
+	if !errors.As(err, &inv) || inv.Reason != ReasonTimeout {
+		t.Fatalf("Render = %v after %v, want %s", err, elapsed, ReasonTimeout)
+	}
+	if elapsed > 5*time.Second {
+		t.Errorf("MuPDF stopped only after %v", elapsed)
+	}
+}
+
+func TestCallerCancellationIsNotAPageError(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Render(ctx, build(article), 1, 150, DefaultLimits())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Render with a cancelled context = %v, want context.Canceled", err)
+	}
+}

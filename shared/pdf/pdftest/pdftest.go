@@ -1,0 +1,183 @@
+// Package pdftest writes small, exact PDFs for tests: text in the standard
+// Helvetica fonts at known positions and sizes, filled boxes, embedded
+// pictures, and the hostile shapes the ingest pipeline must refuse or survive
+// (broken pages, decompression bombs, encryption markers).
+package pdftest
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"image"
+	"strings"
+)
+
+// Doc is a PDF under construction. Coordinates given to its pages are in
+// points from the page's top-left corner, like magazine.BBox.
+type Doc struct {
+	pages []*Page
+	// Encrypted adds an /Encrypt dictionary to the trailer, as a
+	// password-protected file has.
+	Encrypted bool
+}
+
+// Page is one page's content.
+type Page struct {
+	W, H        float64
+	content     strings.Builder
+	images      []xobject
+	transparent bool
+	// BrokenContent makes the page's content stream undecodable (a
+	// FlateDecode filter over bytes that are not zlib data).
+	BrokenContent bool
+}
+
+type xobject struct {
+	w, h   int
+	data   []byte // zlib-compressed RGB samples
+	filter string
+}
+
+// AddPage appends a page of w×h points.
+func (d *Doc) AddPage(w, h float64) *Page {
+	p := &Page{W: w, H: h}
+	d.pages = append(d.pages, p)
+	return p
+}
+
+// Text writes one line with its top-left corner at (x, top).
+func (p *Page) Text(x, top, size float64, bold bool, s string) *Page {
+	font := "F1"
+	if bold {
+		font = "F2"
+	}
+	baseline := p.H - top - size*0.8
+	fmt.Fprintf(&p.content, "BT /%s %.2f Tf %.2f %.2f Td (%s) Tj ET\n", font, size, x, baseline, escape(s))
+	return p
+}
+
+// Rect fills a box with a grey level (0 black … 1 white).
+func (p *Page) Rect(x, top, w, h, grey float64) *Page {
+	fmt.Fprintf(&p.content, "%.3f g %.2f %.2f %.2f %.2f re f\n", grey, x, p.H-top-h, w, h)
+	return p
+}
+
+// Image draws img scaled into the box.
+func (p *Page) Image(x, top, w, h float64, img image.Image) *Page {
+	b := img.Bounds()
+	raw := make([]byte, 0, b.Dx()*b.Dy()*3)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			raw = append(raw, byte(r>>8), byte(g>>8), byte(bl>>8))
+		}
+	}
+	p.addImage(x, top, w, h, xobject{w: b.Dx(), h: b.Dy(), data: deflate(raw), filter: "/FlateDecode"})
+	return p
+}
+
+// Raw appends drawing instructions as they are.
+func (p *Page) Raw(ops string) *Page {
+	p.content.WriteString(ops)
+	return p
+}
+
+// Transparent gives the page a half-transparent graphics state /GS1, for
+// drawing that costs MuPDF real work per shape.
+func (p *Page) Transparent() *Page {
+	p.transparent = true
+	return p
+}
+
+// Bomb draws an image that declares side×side pixels but whose compressed
+// stream is tiny: decoding it would take side*side*3 bytes of memory.
+func (p *Page) Bomb(side int) *Page {
+	// The compressed data holds only one row; the declared size is the lie.
+	p.addImage(0, 0, p.W, p.H, xobject{w: side, h: side, data: deflate(make([]byte, side*3)), filter: "/FlateDecode"})
+	return p
+}
+
+func (p *Page) addImage(x, top, w, h float64, xo xobject) {
+	name := fmt.Sprintf("Im%d", len(p.images)+1)
+	p.images = append(p.images, xo)
+	fmt.Fprintf(&p.content, "q %.2f 0 0 %.2f %.2f %.2f cm /%s Do Q\n", w, h, x, p.H-top-h, name)
+}
+
+// Bytes writes the document with a correct cross-reference table.
+func (d *Doc) Bytes() []byte {
+	var objs []string // objs[i] is object i+1
+	add := func(s string) int { objs = append(objs, s); return len(objs) }
+	reserve := func() int { objs = append(objs, ""); return len(objs) }
+
+	catalog := reserve()
+	pagesObj := reserve()
+	f1 := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+	f2 := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+	var kids []string
+	for _, p := range d.pages {
+		var xobjs []string
+		for i, im := range p.images {
+			n := add(stream(fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter %s", im.w, im.h, im.filter), im.data))
+			xobjs = append(xobjs, fmt.Sprintf("/Im%d %d 0 R", i+1, n))
+		}
+		var contents int
+		if p.BrokenContent {
+			contents = add(stream("/Filter /FlateDecode", []byte("this is not zlib data at all, only garbage \x00\x01\x02")))
+		} else {
+			// Content is compressed, as real files have it, so the decode
+			// limit is what stops an oversized page.
+			contents = add(stream("/Filter /FlateDecode", deflate([]byte(p.content.String()))))
+		}
+		extra := ""
+		if p.transparent {
+			extra = "/ExtGState << /GS1 << /Type /ExtGState /ca 0.5 /CA 0.5 /BM /Multiply >> >>"
+		}
+		page := add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %.2f %.2f] /Resources << /Font << /F1 %d 0 R /F2 %d 0 R >> /XObject << %s >> %s >> /Contents %d 0 R >>",
+			pagesObj, p.W, p.H, f1, f2, strings.Join(xobjs, " "), extra, contents))
+		kids = append(kids, fmt.Sprintf("%d 0 R", page))
+	}
+	objs[catalog-1] = fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pagesObj)
+	objs[pagesObj-1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(kids))
+	encrypt := 0
+	if d.Encrypted {
+		// A standard security handler dictionary (RC4, 40-bit) with a user
+		// password set: readers must refuse to open the file without it.
+		encrypt = add("<< /Filter /Standard /V 1 /R 2 /O <" + strings.Repeat("a1", 32) + "> /U <" + strings.Repeat("b2", 32) + "> /P -44 >>")
+	}
+
+	var buf bytes.Buffer
+	buf.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = buf.Len()
+		fmt.Fprintf(&buf, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := buf.Len()
+	fmt.Fprintf(&buf, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&buf, "%010d 00000 n \n", off)
+	}
+	trailer := fmt.Sprintf("/Size %d /Root %d 0 R", len(objs)+1, catalog)
+	if encrypt != 0 {
+		trailer += fmt.Sprintf(" /Encrypt %d 0 R /ID [<%s> <%s>]", encrypt, strings.Repeat("0f", 16), strings.Repeat("0f", 16))
+	}
+	fmt.Fprintf(&buf, "trailer\n<< %s >>\nstartxref\n%d\n%%%%EOF\n", trailer, xref)
+	return buf.Bytes()
+}
+
+func stream(dict string, data []byte) string {
+	return fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(data), data)
+}
+
+func deflate(b []byte) []byte {
+	var out bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&out, zlib.BestCompression)
+	w.Write(b)
+	w.Close()
+	return out.Bytes()
+}
+
+func escape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `(`, `\(`, `)`, `\)`)
+	return r.Replace(s)
+}

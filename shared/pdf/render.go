@@ -1,0 +1,72 @@
+package pdf
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	"image/png"
+
+	"golang.org/x/image/draw"
+)
+
+// Render draws one page (1-based) at dpi as RGB pixels. The page is checked
+// first (CheckPage); a render over MaxRenderPixels, a page MuPDF could only
+// partly draw, and a page that takes longer than PageTimeout are refused with
+// an *InvalidInputError naming the page.
+func Render(ctx context.Context, data []byte, page, dpi int, lim Limits) (*image.RGBA, error) {
+	if err := CheckPage(data, page, lim); err != nil {
+		return nil, err
+	}
+	run, err := runLimited(ctx, data, page, dpi, lim)
+	if err != nil {
+		return nil, err
+	}
+	return rgbImage(run), nil
+}
+
+// runLimited runs one MuPDF pass with the page timeout and turns its
+// failures into page errors. A context the caller cancels stays a plain
+// context error so the caller can tell shutdown from a hostile page.
+func runLimited(ctx context.Context, data []byte, page, dpi int, lim Limits) (pageRun, error) {
+	tctx, cancel := context.WithTimeout(ctx, lim.PageTimeout)
+	defer cancel()
+	run, err := runPage(tctx, data, page-1, dpi, lim.MaxRenderPixels)
+	switch {
+	case err == nil && run.errors > 0:
+		return pageRun{}, invalid(ReasonBrokenPage, page, "MuPDF could not draw all of it (%d errors; first: %s)", run.errors, run.firstError)
+	case err == nil:
+		return run, nil
+	case ctx.Err() != nil:
+		return pageRun{}, ctx.Err()
+	case errors.Is(err, errAborted):
+		return pageRun{}, invalid(ReasonTimeout, page, "MuPDF took longer than %s", lim.PageTimeout)
+	case bytes.Contains([]byte(err.Error()), []byte("over the budget")):
+		return pageRun{}, invalid(ReasonRenderBudget, page, "%v", err)
+	default:
+		return pageRun{}, invalid(ReasonBrokenPage, page, "%v", err)
+	}
+}
+
+// EncodePNG encodes a render; renders are stored once and read many times,
+// but ingest latency matters more than a few percent of size.
+func EncodePNG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Thumbnail scales img to width pixels wide, keeping its aspect ratio.
+func Thumbnail(img image.Image, width int) *image.RGBA {
+	b := img.Bounds()
+	if b.Dx() <= width {
+		width = b.Dx()
+	}
+	height := max(1, b.Dy()*width/max(1, b.Dx()))
+	dst := image.NewRGBA(image.Rect(0, 0, width, height))
+	draw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
+	return dst
+}
