@@ -44,16 +44,26 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 	}
 	table := dynamo.New(dynamodb.NewFromConfig(awsCfg), cfg.Table)
 	registry := jobs.NewRegistry()
-	return &Deps{
+	s3c := s3.NewFromConfig(awsCfg)
+	uploads := cfg.UploadsBucket
+	if uploads == "" {
+		uploads = cfg.MediaBucket
+	}
+	d := &Deps{
 		Config:   cfg,
 		Log:      log,
 		Clock:    time.Now,
 		Table:    table,
-		Blobs:    s3blob.New(s3.NewFromConfig(awsCfg), cfg.MediaBucket),
+		Blobs:    s3blob.New(s3c, cfg.MediaBucket),
+		Uploads:  s3blob.New(s3c, uploads),
 		Jobs:     sqsjobs.New(table, sqs.NewFromConfig(awsCfg), cfg.QueueURL, time.Now),
 		Registry: registry,
 		Settings: settings.NewService(table, cfg.Instance),
-	}, nil
+	}
+	if err := d.wireMagazine(false); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // Runner builds the job runner the worker Lambda uses over d's table.

@@ -1,15 +1,28 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
 	"log/slog"
 	"time"
 
 	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/engines/oaichat"
+	"github.com/lectern/lectern/shared/engines/tesseract"
 	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/pdf"
+	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store"
+	"github.com/lectern/lectern/statemachines"
 )
+
+// VisionOCRKeyCard is the engine_api_keys entry used for the vision OCR
+// engines before falling back to llm_api_key.
+const VisionOCRKeyCard = "vision-ocr"
 
 // Deps is what every feature is built from, the same in both modes.
 type Deps struct {
@@ -17,16 +30,80 @@ type Deps struct {
 	Log      *slog.Logger
 	Clock    func() time.Time
 	Table    store.Table
-	Blobs    blob.Store
+	Blobs    blob.Store // media: renders, crops, audio
+	Uploads  blob.Store // uploaded PDFs (the uploads bucket in AWS; the same store locally)
 	Jobs     jobs.Queue
 	Registry *jobs.Registry
 	Settings *settings.Service
+	Issues   *issues.Repo
+	Steps    *pipeline.Steps
+	// Ingest walks the state machine in-process; nil in AWS, where Step
+	// Functions runs it.
+	Ingest *pipeline.Ingest
+}
+
+// wireMagazine builds the magazine records and pipeline steps; local mode
+// also gets the in-process ingest and its job kind.
+func (d *Deps) wireMagazine(local bool) error {
+	d.Issues = issues.NewRepo(d.Table, d.Clock)
+	d.Steps = &pipeline.Steps{
+		Repo: d.Issues, Blobs: d.Blobs, Sources: d.Uploads, Limits: pdf.DefaultLimits(),
+		DPI: pipeline.DefaultDPI, OCR: d.ocrChain, Clock: d.Clock,
+	}
+	if !local {
+		return nil
+	}
+	ingest, err := pipeline.NewIngest(statemachines.Ingest(), d.Steps)
+	if err != nil {
+		return err
+	}
+	d.Ingest = ingest
+	return d.Registry.Register(pipeline.JobKind, ingest.Job)
+}
+
+// ocrChain builds the OCR chain from the current settings, so a changed
+// engine URL applies to the next page.
+func (d *Deps) ocrChain(ctx context.Context) (pipeline.OCRChain, error) {
+	s, err := d.Settings.Load(ctx)
+	if err != nil {
+		return pipeline.OCRChain{}, err
+	}
+	key := s.EngineAPIKeys[VisionOCRKeyCard]
+	if key == "" {
+		key = s.LLMAPIKey
+	}
+	chain := pipeline.OCRChain{Tesseract: tesseract.Engine{}}
+	if s.VisionOCRURL != "" {
+		chain.Primary = oaichat.New(oaichat.Config{BaseURL: s.VisionOCRURL, APIKey: key})
+	}
+	if s.VisionOCRFallbackURL != "" {
+		chain.Fallback = oaichat.New(oaichat.Config{BaseURL: s.VisionOCRFallbackURL, APIKey: key})
+	}
+	return chain, nil
 }
 
 // Features lists every feature's HTTP operations; the local server and the
 // platform Lambda mount them all, a feature Lambda mounts its own.
 func (d *Deps) Features() []httpapi.Feature {
+	mag := magazineapi.MagazineDeps{
+		Repo: d.Issues, Uploads: d.Uploads, Media: d.Blobs, Steps: d.Steps,
+		Limits: pdf.DefaultLimits(), Clock: d.Clock,
+	}
+	if d.Ingest != nil {
+		mag.Start = d.startIngest
+	}
 	return []httpapi.Feature{
 		httpapi.Settings(d.Settings),
+		magazineapi.Feature(mag),
 	}
+}
+
+// startIngest queues the local ingest job for an uploaded PDF.
+func (d *Deps) startIngest(ctx context.Context, in pipeline.PrepareInput) error {
+	payload, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	_, err = d.Jobs.Enqueue(ctx, pipeline.JobKind, payload)
+	return err
 }

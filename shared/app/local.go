@@ -59,9 +59,17 @@ func OpenLocal(ctx context.Context, cfg Config, baseURL string, log *slog.Logger
 		Clock:    time.Now,
 		Table:    table,
 		Blobs:    blobs,
+		Uploads:  blobs,
 		Jobs:     pool,
 		Registry: registry,
 		Settings: settings.NewService(table, cfg.Instance),
+	}
+	// Job kinds are registered before the workers start, so jobs queued by a
+	// previous run find their handlers.
+	if err := deps.wireMagazine(true); err != nil {
+		blobs.Close()
+		table.Close()
+		return nil, err
 	}
 	if err := pool.Start(ctx); err != nil {
 		blobs.Close()

@@ -9,6 +9,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store"
 )
@@ -18,9 +19,16 @@ import (
 // logged and answered 500 without internal detail.
 func Problem(log *slog.Logger, err error) error {
 	var status huma.StatusError
+	var refused interface{ ProblemStatus() int }
 	switch {
 	case errors.As(err, &status):
 		return err
+	case errors.As(err, &refused):
+		return huma.NewError(refused.ProblemStatus(), err.Error())
+	case errors.Is(err, issues.ErrInvalid):
+		return huma.Error422UnprocessableEntity(err.Error())
+	case errors.Is(err, issues.ErrNotFound):
+		return huma.Error404NotFound(err.Error())
 	case errors.Is(err, settings.ErrInvalid), errors.Is(err, store.ErrInvalid), errors.Is(err, blob.ErrInvalidKey):
 		return huma.Error422UnprocessableEntity(err.Error())
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, blob.ErrNotFound):

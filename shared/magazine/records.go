@@ -51,6 +51,7 @@ type Page struct {
 type IssueStatus string
 
 const (
+	IssueUploading  IssueStatus = "uploading" // waiting for the browser's PUT to S3
 	IssueProcessing IssueStatus = "processing"
 	IssueReady      IssueStatus = "ready"
 	IssueFailed     IssueStatus = "failed"

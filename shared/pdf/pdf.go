@@ -75,6 +75,14 @@ func (e *InvalidInputError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Reason, e.Detail)
 }
 
+// ProblemStatus is the HTTP status an API answers with for this refusal.
+func (e *InvalidInputError) ProblemStatus() int {
+	if e.Reason == ReasonTooLarge {
+		return 413
+	}
+	return 422
+}
+
 func invalid(reason Reason, page int, format string, args ...any) *InvalidInputError {
 	return &InvalidInputError{Reason: reason, Page: page, Detail: fmt.Sprintf(format, args...)}
 }

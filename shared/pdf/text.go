@@ -7,6 +7,7 @@ import (
 
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -17,6 +18,10 @@ import (
 // MinRealTextLetters: a page whose text layer holds fewer letters than this
 // has no real text (a scan with a stray label), so OCR reads it instead.
 const MinRealTextLetters = 20
+
+// wordGapEms: a horizontal gap wider than this many font sizes inside one
+// MuPDF line is a column gutter, so the line is split there.
+const wordGapEms = 1.2
 
 // sizeSplitRatio: lines in one MuPDF block whose font sizes differ by more
 // than this ratio become separate blocks (a headline set tight on its body).
@@ -56,6 +61,7 @@ func HasRealText(tp magazine.TextPage) bool {
 }
 
 type stextLine struct {
+	right float64 // x where the last character ended
 	box   magazine.BBox
 	text  strings.Builder
 	sizes map[float64]int // font size → characters
@@ -85,8 +91,16 @@ func parseStext(data []byte) (magazine.TextPage, error) {
 		fontBold bool
 	)
 	flush := func() {
-		tp.Blocks = append(tp.Blocks, linesToBlocks(block)...)
+		for _, col := range byColumn(block) {
+			tp.Blocks = append(tp.Blocks, linesToBlocks(col)...)
+		}
 		block = nil
+	}
+	endLine := func() {
+		if line != nil && strings.TrimSpace(line.text.String()) != "" {
+			block = append(block, line)
+		}
+		line = nil
 	}
 	for {
 		tok, err := dec.Token()
@@ -106,15 +120,25 @@ func parseStext(data []byte) (magazine.TextPage, error) {
 					tp.Pictures = append(tp.Pictures, b)
 				}
 			case "line":
-				b, _ := parseBox(attr(t, "bbox"))
-				line = &stextLine{box: b, sizes: map[float64]int{}}
+				line = nil // started by its first character
 			case "font":
 				fontSize, _ = strconv.ParseFloat(attr(t, "size"), 64)
 				fontBold = isBoldFont(attr(t, "name"))
 			case "char":
-				if line == nil {
+				q, ok := parseQuad(attr(t, "quad"))
+				if !ok {
 					continue
 				}
+				// A wide gap inside one line is a gutter between columns
+				// set on the same baseline: split the line there.
+				if line != nil && q[0]-line.right > wordGapEms*math.Max(fontSize, 1) {
+					endLine()
+				}
+				if line == nil {
+					line = &stextLine{box: q, sizes: map[float64]int{}}
+				}
+				line.box = union(line.box, q)
+				line.right = q[0] + q[2]
 				line.text.WriteString(attr(t, "c"))
 				line.sizes[math.Round(fontSize*10)/10]++
 				line.chars++
@@ -125,16 +149,77 @@ func parseStext(data []byte) (magazine.TextPage, error) {
 		case xml.EndElement:
 			switch t.Name.Local {
 			case "line":
-				if line != nil && strings.TrimSpace(line.text.String()) != "" {
-					block = append(block, line)
-				}
-				line = nil
+				endLine()
 			case "block":
 				flush()
 			}
 		}
 	}
+	tp.Blocks = mergeBlocks(tp.Blocks)
 	return tp, nil
+}
+
+// paragraphGapEms: a block that starts within this many font sizes below
+// another in the same column, in the same type, continues it.
+const paragraphGapEms = 0.8
+
+// mergeBlocks joins blocks MuPDF left apart that are one paragraph: same
+// column, same size and weight, the next line right below.
+func mergeBlocks(blocks []magazine.TextBlock) []magazine.TextBlock {
+	var out []magazine.TextBlock
+	for _, b := range blocks {
+		joined := false
+		for i := range out {
+			a := &out[i]
+			gap := b.BBox[1] - (a.BBox[1] + a.BBox[3])
+			if a.Bold == b.Bold && math.Abs(a.FontSize-b.FontSize) < 0.5 &&
+				math.Abs(a.BBox[0]-b.BBox[0]) <= columnTolerance*math.Max(b.FontSize, 1) &&
+				gap >= -0.5*b.FontSize && gap <= paragraphGapEms*b.FontSize {
+				a.Text = joinText(a.Text, b.Text)
+				a.BBox = union(a.BBox, b.BBox)
+				a.LineCount += b.LineCount
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// joinText joins two lines of one paragraph, undoing a hyphen that split a
+// word across them.
+func joinText(prev, next string) string {
+	if strings.HasSuffix(prev, "-") && len(prev) > 1 && unicode.IsLetter(rune(prev[len(prev)-2])) && startsLower(next) {
+		return strings.TrimSuffix(prev, "-") + next
+	}
+	return prev + " " + next
+}
+
+// columnTolerance: line pieces of one block whose left edges are within this
+// many font sizes belong to the same column (a first-line indent stays in).
+const columnTolerance = 3.0
+
+// byColumn separates the pieces of lines that were split at a gutter into
+// one run per column, each in its original order.
+func byColumn(lines []*stextLine) [][]*stextLine {
+	var cols [][]*stextLine
+	for _, l := range lines {
+		placed := false
+		for i, c := range cols {
+			if math.Abs(c[0].box[0]-l.box[0]) <= columnTolerance*math.Max(l.size(), 1) && l.box[1] >= c[len(c)-1].box[1] {
+				cols[i] = append(c, l)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			cols = append(cols, []*stextLine{l})
+		}
+	}
+	return cols
 }
 
 // linesToBlocks splits a MuPDF block where the font size jumps, then joins
@@ -163,18 +248,15 @@ func joinLines(lines []*stextLine) magazine.TextBlock {
 	for i, l := range lines {
 		s := strings.TrimSpace(l.text.String())
 		if i > 0 {
-			prev := text.String()
 			// A word hyphenated across lines is joined back; a dash that
 			// ends a line before a capital stays.
-			if strings.HasSuffix(prev, "-") && len(prev) > 1 && unicode.IsLetter(rune(prev[len(prev)-2])) && startsLower(s) {
-				text.Reset()
-				text.WriteString(strings.TrimSuffix(prev, "-"))
-			} else {
-				text.WriteByte(' ')
-			}
+			joined := joinText(text.String(), s)
+			text.Reset()
+			text.WriteString(joined)
 			box = union(box, l.box)
+		} else {
+			text.WriteString(s)
 		}
-		text.WriteString(s)
 		for sz, n := range l.sizes {
 			sizes[sz] += n
 		}
@@ -232,6 +314,30 @@ func parseBox(s string) (magazine.BBox, bool) {
 		v[i] = n
 	}
 	return magazine.BBox{v[0], v[1], v[2] - v[0], v[3] - v[1]}, true
+}
+
+// parseQuad turns a character's "ulx uly urx ury llx lly lrx lry" into its
+// box.
+func parseQuad(s string) (magazine.BBox, bool) {
+	f := strings.Fields(s)
+	if len(f) != 8 {
+		return magazine.BBox{}, false
+	}
+	xs, ys := make([]float64, 4), make([]float64, 4)
+	for i, x := range f {
+		n, err := strconv.ParseFloat(x, 64)
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+			return magazine.BBox{}, false
+		}
+		if i%2 == 0 {
+			xs[i/2] = n
+		} else {
+			ys[i/2] = n
+		}
+	}
+	x0, x1 := slices.Min(xs), slices.Max(xs)
+	y0, y1 := slices.Min(ys), slices.Max(ys)
+	return magazine.BBox{x0, y0, x1 - x0, y1 - y0}, true
 }
 
 func union(a, b magazine.BBox) magazine.BBox {

@@ -1,0 +1,27 @@
+//go:build !cgo
+
+package pdf
+
+import (
+	"context"
+	"errors"
+	"image"
+)
+
+// Pure-Go builds (the API Lambdas) validate PDFs with pdfcpu but never draw
+// them; only the render step is built with MuPDF.
+var errNoMuPDF = errors.New("this build has no MuPDF (built without cgo)")
+
+var errAborted = errors.New("stopped: the page took too long")
+
+type pageRun struct {
+	data          []byte
+	w, h          int
+	width, height float64
+	errors        int
+	firstError    string
+}
+
+func runPage(context.Context, []byte, int, int, int64) (pageRun, error) { return pageRun{}, errNoMuPDF }
+
+func rgbImage(pageRun) *image.RGBA { return nil }

@@ -1,0 +1,66 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/pipeline/asl"
+)
+
+// JobKind is the local job that walks the ingest definition for one upload.
+const JobKind = "magazine.ingest"
+
+// Ingest runs the ingest state machine in-process (local mode); in AWS,
+// Step Functions runs the same definition.
+type Ingest struct {
+	def   *asl.Definition
+	steps *Steps
+	// MaxConcurrency is how many pages run at once; 0 keeps the
+	// definition's default.
+	MaxConcurrency int
+}
+
+// NewIngest parses the definition once.
+func NewIngest(definition []byte, steps *Steps) (*Ingest, error) {
+	def, err := asl.Parse(definition)
+	if err != nil {
+		return nil, fmt.Errorf("ingest definition: %w", err)
+	}
+	return &Ingest{def: def, steps: steps}, nil
+}
+
+// Steps returns the handlers' owner (for re-deriving figures on demand).
+func (in *Ingest) Steps() *Steps { return in.steps }
+
+// Run walks the definition for one upload and returns its output.
+func (in *Ingest) Run(ctx context.Context, start PrepareInput, onState func(asl.StateEvent)) (json.RawMessage, error) {
+	input := map[string]any{"source_key": start.SourceKey}
+	if start.Title != "" {
+		input["title"] = start.Title
+	}
+	if in.MaxConcurrency > 0 {
+		input["max_concurrency"] = in.MaxConcurrency
+	}
+	raw, err := json.Marshal(input)
+	if err != nil {
+		return nil, err
+	}
+	return asl.Run(ctx, in.def, raw, asl.Options{Handlers: in.steps.Handlers(), OnState: onState})
+}
+
+// Job is the local job handler: the job's progress follows the pages.
+func (in *Ingest) Job(ctx context.Context, payload json.RawMessage, progress jobs.Reporter) (json.RawMessage, error) {
+	var start PrepareInput
+	if err := json.Unmarshal(payload, &start); err != nil {
+		return nil, fmt.Errorf("ingest job payload: %w", err)
+	}
+	_ = progress.Progress(ctx, 0, "preparing")
+	out, err := in.Run(ctx, start, nil)
+	if err != nil {
+		return nil, err
+	}
+	_ = progress.Progress(ctx, 1, "done")
+	return out, nil
+}
