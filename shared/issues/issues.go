@@ -59,7 +59,9 @@ type Step struct {
 // Blob keys.
 func SourceKey(id string) string           { return "uploads/" + id + ".pdf" }
 func RenderKey(id string, page int) string { return fmt.Sprintf("issues/%s/pages/%04d.png", id, page) }
-func ThumbKey(id string, page int) string  { return fmt.Sprintf("issues/%s/pages/%04d.thumb.png", id, page) }
+func ThumbKey(id string, page int) string {
+	return fmt.Sprintf("issues/%s/pages/%04d.thumb.png", id, page)
+}
 func CropKey(id string, page int, region string) string {
 	return fmt.Sprintf("issues/%s/crops/%04d/%s.png", id, page, region)
 }
