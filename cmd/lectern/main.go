@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -26,6 +28,7 @@ const usage = `usage: lectern <command> [flags]
 
 commands:
   serve     run the API and web app (default 127.0.0.1:8080, data in ./data)
+  ingest    ingest one magazine PDF into the data folder (not while serve runs on it)
   version   print the version
 `
 
@@ -47,6 +50,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return 1
 		}
 		return 0
+	case "ingest":
+		if err := ingest(ctx, args[1:], getenv, stdout, stderr); err != nil {
+			fmt.Fprintf(stderr, "lectern ingest: %v\n", err)
+			return 1
+		}
+		return 0
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, lectern.Version())
 		return 0
@@ -56,6 +65,56 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	fmt.Fprintf(stderr, "lectern: unknown command %q\n\n%s", args[0], usage)
 	return 2
+}
+
+// ingest runs one PDF through the local pipeline and prints each page's
+// outcome. It opens the data folder itself, so `lectern serve` must not be
+// running on the same folder (bbolt locks it).
+func ingest(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := app.FromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	cfg.Mode = app.ModeLocal
+	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data folder (LECTERN_DATA)")
+	title := fs.String("title", "", "issue title (default: the file name)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("usage: lectern ingest [-data DIR] [-title T] FILE.pdf")
+	}
+	data, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	if *title == "" {
+		*title = strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0)))
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	local, err := app.OpenLocal(ctx, cfg, "http://127.0.0.1", log)
+	if err != nil {
+		return err
+	}
+	defer local.Close()
+	is, err := local.IngestFile(ctx, *title, data)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "issue %s %q: %s, %d pages\n", is.ID, is.Title, is.Status, is.PageCount)
+	pages, err := local.Issues.Pages(ctx, is.ID)
+	if err != nil {
+		return err
+	}
+	for _, p := range pages {
+		fmt.Fprintf(stdout, "  page %d: %s, engine %s, %d regions %s\n", p.Number, p.Step, p.Engine, len(p.Regions), p.Error)
+	}
+	if is.Status != "ready" {
+		return fmt.Errorf("issue %s: %s", is.Status, is.Error)
+	}
+	return nil
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {

@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/settings"
@@ -106,4 +109,30 @@ func (d *Deps) startIngest(ctx context.Context, in pipeline.PrepareInput) error 
 	}
 	_, err = d.Jobs.Enqueue(ctx, pipeline.JobKind, payload)
 	return err
+}
+
+// IngestFile ingests one PDF in this process and waits for it (`lectern
+// ingest`): the same checks as an upload, then the whole state machine.
+func (d *Deps) IngestFile(ctx context.Context, title string, data []byte) (magazine.Issue, error) {
+	if d.Ingest == nil {
+		return magazine.Issue{}, errors.New("ingest runs in-process only in local mode")
+	}
+	if _, err := pdf.Inspect(data, d.Steps.Limits); err != nil {
+		return magazine.Issue{}, err
+	}
+	id := issues.NewID(d.Clock())
+	is := magazine.Issue{ID: id, Title: title, Status: magazine.IssueProcessing, SourceKey: issues.SourceKey(id), Step: "upload"}
+	if err := d.Issues.Create(ctx, is); err != nil {
+		return magazine.Issue{}, err
+	}
+	if err := d.Uploads.Put(ctx, is.SourceKey, bytes.NewReader(data), "application/pdf"); err != nil {
+		return magazine.Issue{}, err
+	}
+	// A failed run has already stored its reason on the issue.
+	_, runErr := d.Ingest.Run(ctx, pipeline.PrepareInput{SourceKey: is.SourceKey, Title: title}, nil)
+	got, _, err := d.Issues.Get(ctx, id)
+	if err != nil {
+		return magazine.Issue{}, errors.Join(runErr, err)
+	}
+	return got, nil
 }

@@ -1,0 +1,162 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lectern/lectern/shared/magazine"
+)
+
+// TestEvalSamples runs the team's sample magazines through the real local
+// pipeline. It skips only when the sample folder is absent (a clone without
+// ../shared/data); make test always provides it.
+func TestEvalSamples(t *testing.T) {
+	dir := os.Getenv("LECTERN_SAMPLE_DATA")
+	if dir == "" {
+		t.Skip("LECTERN_SAMPLE_DATA is not set: sample magazines absent")
+	}
+	dir = filepath.Join(dir, "magazines")
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	local, err := OpenLocal(context.Background(), Config{Mode: ModeLocal, Instance: "default", DataDir: t.TempDir(), Workers: 1}, "http://127.0.0.1", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer local.Close()
+	ctx := context.Background()
+
+	for _, tc := range []struct {
+		file      string
+		pages     int
+		wantKinds []magazine.Kind // each must appear somewhere in the issue
+	}{
+		{"01_honolulu_commercial_advertiser_1901-05-31.pdf", 1, []magazine.Kind{magazine.KindHeadline, magazine.KindParagraph}},
+		{"04_faa_amt_handbook_p7-45.pdf", 1, []magazine.Kind{magazine.KindParagraph, magazine.KindCaption, magazine.KindImage}},
+		{"05_federal_register_2020-17221.pdf", 15, []magazine.Kind{magazine.KindHeadline, magazine.KindParagraph, magazine.KindFurniture}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			is, err := local.IngestFile(ctx, tc.file, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if is.Status != magazine.IssueReady || is.PageCount != tc.pages || is.PagesDone != tc.pages {
+				t.Fatalf("issue = %+v", is)
+			}
+			pages, err := local.Issues.Pages(ctx, is.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[magazine.Kind]int{}
+			for _, p := range pages {
+				t.Logf("page %d: engine %s, %d regions", p.Number, p.Engine, len(p.Regions))
+				if p.Engine == "" || p.Step != "done" || len(p.Order) == 0 {
+					t.Errorf("page %d: engine %q step %q order %d", p.Number, p.Engine, p.Step, len(p.Order))
+				}
+				for _, r := range p.Regions {
+					seen[r.Kind]++
+					if magazine.IsVisual(r.Kind) && r.CropKey == "" {
+						t.Errorf("page %d: picture %s has no crop", p.Number, r.ID)
+					}
+				}
+			}
+			t.Logf("kinds: %v", seen)
+			for _, k := range tc.wantKinds {
+				if seen[k] == 0 {
+					t.Errorf("no %s region in %v", k, seen)
+				}
+			}
+			if strings.HasPrefix(tc.file, "04_faa") {
+				compareWithDocling(t, pages[0], filepath.Join(dir, "04_faa_amt_handbook_p7-45.docling.json"))
+			}
+		})
+	}
+}
+
+// compareWithDocling matches docling's texts to our regions by their
+// opening words and reports how many pairs keep docling's reading order.
+func compareWithDocling(t *testing.T, page magazine.Page, path string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Texts []struct {
+			Label string `json:"label"`
+			Text  string `json:"text"`
+		} `json:"texts"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	byID := map[string]magazine.Region{}
+	for _, r := range page.Regions {
+		byID[r.ID] = r
+	}
+	position := map[string]int{} // region id → place in our order
+	for i, id := range page.Order {
+		position[id] = i
+	}
+	var ours, read []int // our position of each matched docling text, in docling order; read: only text read aloud
+	for _, dt := range doc.Texts {
+		key := norm(dt.Text)
+		if len([]rune(key)) < 6 {
+			continue
+		}
+		key = string([]rune(key)[:min(len([]rune(key)), 24)])
+		for _, id := range page.Order {
+			if strings.Contains(norm(byID[id].Text), key) {
+				ours = append(ours, position[id])
+				if magazine.IsRead(byID[id].Kind) {
+					read = append(read, position[id])
+				}
+				break
+			}
+		}
+	}
+	agree, pairs := orderedPairs(ours)
+	readAgree, readPairs := orderedPairs(read)
+	t.Logf("docling texts matched: %d of %d; pairs in docling's order: all matched %d of %d, read-aloud %d of %d",
+		len(ours), len(doc.Texts), agree, pairs, readAgree, readPairs)
+	for i, id := range page.Order {
+		r := byID[id]
+		t.Logf("  order %2d %-12s %.60q", i+1, r.Kind, r.Text)
+	}
+	if len(ours) < len(doc.Texts)/2 {
+		t.Errorf("only %d of %d docling texts found", len(ours), len(doc.Texts))
+	}
+	// Figure labels are ordered differently on purpose (they are not read
+	// aloud), so the bar is on the text that is read. Measured 69 of 93
+	// (74%) when this guard was set; the goal is 80% and issue 3 tracks it
+	// (a caption placed between columns, a run-in heading merged into its
+	// paragraph). The guard catches regressions below today's result.
+	if readPairs == 0 || float64(readAgree) < 0.7*float64(readPairs) {
+		t.Errorf("read-aloud order agrees with docling on %d of %d pairs, want at least 70%%", readAgree, readPairs)
+	}
+}
+
+// orderedPairs counts the pairs of positions already in increasing order.
+func orderedPairs(pos []int) (agree, pairs int) {
+	for i := range pos {
+		for j := i + 1; j < len(pos); j++ {
+			if pos[i] == pos[j] {
+				continue
+			}
+			pairs++
+			if pos[i] < pos[j] {
+				agree++
+			}
+		}
+	}
+	return agree, pairs
+}
