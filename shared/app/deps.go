@@ -88,17 +88,23 @@ func (d *Deps) ocrChain(ctx context.Context) (pipeline.OCRChain, error) {
 // Features lists every feature's HTTP operations; the local server and the
 // platform Lambda mount them all, a feature Lambda mounts its own.
 func (d *Deps) Features() []httpapi.Feature {
+	return []httpapi.Feature{
+		httpapi.Settings(d.Settings),
+		magazineapi.Feature(d.MagazineDeps()),
+	}
+}
+
+// MagazineDeps wires the magazine HTTP feature; only local mode starts
+// ingest itself (in AWS the S3 upload event does).
+func (d *Deps) MagazineDeps() magazineapi.MagazineDeps {
 	mag := magazineapi.MagazineDeps{
 		Repo: d.Issues, Uploads: d.Uploads, Media: d.Blobs, Steps: d.Steps,
-		Limits: pdf.DefaultLimits(), Clock: d.Clock,
+		Limits: d.Steps.Limits, Clock: d.Clock,
 	}
 	if d.Ingest != nil {
 		mag.Start = d.startIngest
 	}
-	return []httpapi.Feature{
-		httpapi.Settings(d.Settings),
-		magazineapi.Feature(mag),
-	}
+	return mag
 }
 
 // startIngest queues the local ingest job for an uploaded PDF.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf/pdftest"
@@ -27,6 +28,13 @@ import (
 // real ingest definition) behind a real HTTP server.
 func newLocalApp(t *testing.T) *apiClient {
 	t.Helper()
+	c, _ := newLocalAppWith(t, (*Local).Features)
+	return c
+}
+
+// newLocalAppWith serves the features that features picks from the local app.
+func newLocalAppWith(t *testing.T, features func(*Local) []httpapi.Feature) (*apiClient, *Local) {
+	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -34,10 +42,10 @@ func newLocalApp(t *testing.T) *apiClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Config.Handler = LocalHandler(lectern.Version(), "", log, SiteParts{Blobs: local.BlobHandler, Static: fstest.MapFS{}}, local.Features()...)
+	srv.Config.Handler = LocalHandler(lectern.Version(), "", log, SiteParts{Blobs: local.BlobHandler, Static: fstest.MapFS{}}, features(local)...)
 	srv.Start()
 	t.Cleanup(func() { srv.Close(); local.Close() })
-	return &apiClient{t: t, base: base}
+	return &apiClient{t: t, base: base}, local
 }
 
 func (c *apiClient) upload(name string, data []byte, title string) (int, []byte) {

@@ -1,0 +1,16 @@
+// Command magazine serves the magazine feature's HTTP operations (upload URLs,
+// progress, preview, pages, renders, crops, figure refinement) through API
+// Gateway v2.
+package main
+
+import (
+	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+)
+
+func main() {
+	app.StartLambda(func(d *app.Deps) any {
+		return app.LambdaHTTP(lectern.Version(), d.Log, magazineapi.Feature(d.MagazineDeps()))
+	})
+}

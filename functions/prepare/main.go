@@ -1,0 +1,11 @@
+// Command prepare is the ingest state machine's Prepare task (statemachines/ingest.asl.json).
+package main
+
+import (
+	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/pipeline"
+)
+
+func main() {
+	app.StartLambda(func(d *app.Deps) any { return pipeline.Lambda(d.Steps.Prepare) })
+}

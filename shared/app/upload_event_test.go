@@ -1,0 +1,105 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/pipeline"
+)
+
+// TestS3UploadEventStartsIngest walks the AWS start path with local parts:
+// POST /api/magazine/uploads (AWS mode) → PUT to the presigned URL → the S3
+// "Object Created" EventBridge event, turned into the state machine's input
+// by the InputTransformer written in template.yaml → the real definition.
+func TestS3UploadEventStartsIngest(t *testing.T) {
+	c, local := newLocalAppWith(t, func(l *Local) []httpapi.Feature {
+		mag := l.MagazineDeps()
+		mag.Start = nil // as in AWS: the upload event starts ingest, not the API
+		return []httpapi.Feature{magazineapi.Feature(mag)}
+	})
+
+	pdfBytes := samplePDF()
+	status, _, b := c.do(http.MethodPost, "/api/magazine/uploads", []byte(`{"filename":"harbour.pdf","size":`+strconv.Itoa(len(pdfBytes))+`}`))
+	if status != http.StatusCreated {
+		t.Fatalf("uploads = %d %s", status, b)
+	}
+	var grant struct {
+		Issue       magazine.Issue `json:"issue"`
+		UploadURL   string         `json:"upload_url"`
+		ContentType string         `json:"content_type"`
+	}
+	json.Unmarshal(b, &grant)
+	if grant.Issue.Status != magazine.IssueUploading {
+		t.Errorf("issue before upload: %+v", grant.Issue)
+	}
+	req, _ := http.NewRequest(http.MethodPut, grant.UploadURL, bytes.NewReader(pdfBytes))
+	req.Header.Set("Content-Type", grant.ContentType)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode/100 != 2 {
+		t.Fatalf("PUT to the presigned URL: %v %v", err, resp)
+	}
+	resp.Body.Close()
+
+	// The event S3 sends through EventBridge for that object.
+	raw, err := os.ReadFile("../../statemachines/testdata/s3-object-created.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := strings.ReplaceAll(string(raw), "ISSUE_ID", grant.Issue.ID)
+	input := transformUploadEvent(t, event)
+
+	var start pipeline.PrepareInput
+	if err := json.Unmarshal(input, &start); err != nil {
+		t.Fatalf("transformed input %s: %v", input, err)
+	}
+	if _, err := local.Ingest.Run(context.Background(), start, nil); err != nil {
+		t.Fatal(err)
+	}
+	view := c.waitReady(grant.Issue.ID)
+	if view.Status != magazine.IssueReady || view.PagesDone != 3 || view.Title != "harbour" {
+		t.Fatalf("issue = %+v", view.Issue)
+	}
+}
+
+// transformUploadEvent applies the template's event pattern and input
+// transformer, read from template.yaml, to an EventBridge event.
+func transformUploadEvent(t *testing.T, event string) []byte {
+	t.Helper()
+	tpl, err := os.ReadFile("../../template.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := regexp.MustCompile(`InputPathsMap:\n\s+key: (\S+)`).FindSubmatch(tpl)
+	template := regexp.MustCompile(`InputTemplate: '(.*)'`).FindSubmatch(tpl)
+	prefix := regexp.MustCompile(`key: \[\{prefix: (\S+)\}\]`).FindSubmatch(tpl)
+	if paths == nil || template == nil || prefix == nil {
+		t.Fatal("template.yaml has no upload rule with an input transformer")
+	}
+	var ev map[string]any
+	if err := json.Unmarshal([]byte(event), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev["source"] != "aws.s3" || ev["detail-type"] != "Object Created" {
+		t.Fatalf("the rule would not match %v / %v", ev["source"], ev["detail-type"])
+	}
+	var v any = ev
+	for _, part := range strings.Split(strings.TrimPrefix(string(paths[1]), "$."), ".") {
+		v = v.(map[string]any)[part]
+	}
+	key, _ := v.(string)
+	if !strings.HasPrefix(key, string(prefix[1])) {
+		t.Fatalf("the rule would not match key %q", key)
+	}
+	quoted, _ := json.Marshal(key) // EventBridge inserts a string value quoted
+	return []byte(strings.ReplaceAll(string(template[1]), "<key>", string(quoted)))
+}
