@@ -62,8 +62,11 @@ test: test-tools build
 	VENV=$(VENV) ASL_VALIDATOR=$(LECTERN_TOOLS)/asl-validator-$(ASL_VALIDATOR_VERSION)/node_modules/.bin/asl-validator \
 	  bash infra/test.sh
 
+# Benchmarks print ratios against a reference measured in the same run
+# (ingest vs `pdftoppm -r 150` on the Federal Register sample).
 bench: deps
-	go test -run '^$$' -bench . -benchmem ./...
+	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} \
+	  go test -run '^$$' -bench . -benchmem ./...
 
 lint: frontend/node_modules/.package-lock.json
 	@out=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$out" ] || { echo "gofmt: $$out"; exit 1; }
