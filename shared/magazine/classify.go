@@ -16,6 +16,7 @@ type TextBlock struct {
 	Text      string
 	FontSize  float64 // dominant size of the block, points
 	Bold      bool
+	Italic    bool
 	LineCount int
 }
 
@@ -141,7 +142,7 @@ func classifyBlock(p TextPage, bi int, b TextBlock, regions []Region, body float
 		return KindDeck
 	case ratio >= DeckRatio && n <= ShortLineRunes:
 		return KindSubhead
-	case b.Bold && ratio < DeckRatio && ratio > CaptionRatio && n <= ShortLineRunes && b.LineCount <= 1 &&
+	case (b.Bold || b.Italic) && ratio < DeckRatio && ratio > CaptionRatio && n <= ShortLineRunes && b.LineCount <= 1 &&
 		!strings.HasSuffix(text, ".") && strings.IndexFunc(text, unicode.IsLetter) >= 0:
 		return KindSubhead
 	case ratio <= CaptionRatio && nextToPicture(p.Pictures, b.BBox, body):

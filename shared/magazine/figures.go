@@ -86,7 +86,17 @@ func RefineFigures(render image.Image, scale float64, regions []Region) ([]Regio
 	// both reverted and take no further part.
 	frozen := make([]bool, len(figs))
 	for k := range figs {
-		cur[k], outcome[k] = refineOne(gray, orig[k], text, gutter, scale)
+		// Where two OCR boxes overlap, neither may claim the shared strip
+		// as its seed: the white margins of two pictures often overlap.
+		exclude := append([]image.Rectangle(nil), text...)
+		for j := range figs {
+			if j != k {
+				if shared := orig[k].Intersect(orig[j]); !shared.Empty() {
+					exclude = append(exclude, shared)
+				}
+			}
+		}
+		cur[k], outcome[k] = refineOne(gray, orig[k], exclude, gutter, scale)
 	}
 	for a := range figs {
 		for b := a + 1; b < len(figs); b++ {

@@ -131,6 +131,16 @@ func TestTextLayer(t *testing.T) {
 		t.Errorf("paragraph lines = %d, want 2", tp.Blocks[2].LineCount)
 	}
 
+	t.Run("a run-in heading in italics is its own block", func(t *testing.T) {
+		tp, err := TextLayer(context.Background(), build(func(d *pdftest.Doc) {
+			d.AddPage(612, 792).Italic(72, 100, 10, "Elastic Stop Nut").
+				Text(72, 112, 10, false, "The elastic stop nut is a standard nut with the height").
+				Text(72, 124, 10, false, "increased to accommodate a fiber locking collar.")
+		}), 1, DefaultLimits())
+		if err != nil || len(tp.Blocks) != 2 || tp.Blocks[0].Text != "Elastic Stop Nut" || !tp.Blocks[0].Italic || tp.Blocks[1].Italic || tp.Blocks[1].LineCount != 2 {
+			t.Fatalf("blocks = %+v, err %v", tp.Blocks, err)
+		}
+	})
 	t.Run("a page without text has no real text", func(t *testing.T) {
 		tp, err := TextLayer(context.Background(), build(func(d *pdftest.Doc) { d.AddPage(612, 792).Rect(10, 10, 100, 100, 0).Text(300, 300, 10, false, "p. 4") }), 1, DefaultLimits())
 		if err != nil || HasRealText(tp) {

@@ -61,12 +61,18 @@ func HasRealText(tp magazine.TextPage) bool {
 }
 
 type stextLine struct {
-	right float64 // x where the last character ended
-	box   magazine.BBox
-	text  strings.Builder
-	sizes map[float64]int // font size → characters
-	bold  int             // bold characters
-	chars int
+	right  float64 // x where the last character ended
+	box    magazine.BBox
+	text   strings.Builder
+	sizes  map[float64]int // font size → characters
+	bold   int             // bold characters
+	italic int             // italic characters
+	chars  int
+}
+
+// style is the line's dominant weight and slant.
+func (l *stextLine) style() (bold, italic bool) {
+	return l.chars > 0 && l.bold*2 > l.chars, l.chars > 0 && l.italic*2 > l.chars
 }
 
 func (l *stextLine) size() float64 {
@@ -84,11 +90,12 @@ func (l *stextLine) size() float64 {
 func parseStext(data []byte) (magazine.TextPage, error) {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	var (
-		tp       magazine.TextPage
-		block    []*stextLine
-		line     *stextLine
-		fontSize float64
-		fontBold bool
+		tp         magazine.TextPage
+		block      []*stextLine
+		line       *stextLine
+		fontSize   float64
+		fontBold   bool
+		fontItalic bool
 	)
 	flush := func() {
 		for _, col := range byColumn(block) {
@@ -124,6 +131,7 @@ func parseStext(data []byte) (magazine.TextPage, error) {
 			case "font":
 				fontSize, _ = strconv.ParseFloat(attr(t, "size"), 64)
 				fontBold = isBoldFont(attr(t, "name"))
+				fontItalic = isItalicFont(attr(t, "name"))
 			case "char":
 				q, ok := parseQuad(attr(t, "quad"))
 				if !ok {
@@ -144,6 +152,9 @@ func parseStext(data []byte) (magazine.TextPage, error) {
 				line.chars++
 				if fontBold {
 					line.bold++
+				}
+				if fontItalic {
+					line.italic++
 				}
 			}
 		case xml.EndElement:
@@ -172,7 +183,7 @@ func mergeBlocks(blocks []magazine.TextBlock) []magazine.TextBlock {
 		for i := range out {
 			a := &out[i]
 			gap := b.BBox[1] - (a.BBox[1] + a.BBox[3])
-			if a.Bold == b.Bold && math.Abs(a.FontSize-b.FontSize) < 0.5 &&
+			if a.Bold == b.Bold && a.Italic == b.Italic && math.Abs(a.FontSize-b.FontSize) < 0.5 &&
 				math.Abs(a.BBox[0]-b.BBox[0]) <= columnTolerance*math.Max(b.FontSize, 1) &&
 				gap >= -0.5*b.FontSize && gap <= paragraphGapEms*b.FontSize {
 				a.Text = joinText(a.Text, b.Text)
@@ -230,7 +241,11 @@ func linesToBlocks(lines []*stextLine) []magazine.TextBlock {
 	for i := 1; i <= len(lines); i++ {
 		if i < len(lines) {
 			a, b := lines[i-1].size(), lines[i].size()
-			if a > 0 && b > 0 && math.Max(a, b)/math.Min(a, b) <= sizeSplitRatio {
+			ab, ai := lines[i-1].style()
+			bb, bi := lines[i].style()
+			// A size jump, or a whole line set in another style (a run-in
+			// heading in italics or bold), starts a new block.
+			if a > 0 && b > 0 && math.Max(a, b)/math.Min(a, b) <= sizeSplitRatio && ab == bb && ai == bi {
 				continue
 			}
 		}
@@ -244,7 +259,7 @@ func joinLines(lines []*stextLine) magazine.TextBlock {
 	var text strings.Builder
 	box := lines[0].box
 	sizes := map[float64]int{}
-	bold, chars := 0, 0
+	bold, italic, chars := 0, 0, 0
 	for i, l := range lines {
 		s := strings.TrimSpace(l.text.String())
 		if i > 0 {
@@ -261,6 +276,7 @@ func joinLines(lines []*stextLine) magazine.TextBlock {
 			sizes[sz] += n
 		}
 		bold += l.bold
+		italic += l.italic
 		chars += l.chars
 	}
 	agg := stextLine{sizes: sizes}
@@ -269,6 +285,7 @@ func joinLines(lines []*stextLine) magazine.TextBlock {
 		Text:      text.String(),
 		FontSize:  agg.size(),
 		Bold:      chars > 0 && bold*2 > chars,
+		Italic:    chars > 0 && italic*2 > chars,
 		LineCount: len(lines),
 	}
 }
@@ -288,6 +305,11 @@ func isBoldFont(name string) bool {
 		}
 	}
 	return false
+}
+
+func isItalicFont(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "italic") || strings.Contains(n, "oblique") || strings.HasSuffix(n, ",i") || strings.HasSuffix(n, "-it")
 }
 
 func attr(t xml.StartElement, name string) string {

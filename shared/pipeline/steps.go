@@ -275,7 +275,8 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 		return nil, nil
 	}
 	// Caption adjacency is judged against pictures as they will be shown.
-	for i, r := range pictureRegions(own.Pictures) {
+	pictures := pictureRegions(own.Pictures, paragraphBoxes(own.Blocks))
+	for i, r := range pictures {
 		if i == 0 {
 			own.Pictures = nil
 		}
@@ -296,26 +297,38 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 		window = append(window, tp)
 	}
 	regions := magazine.ClassifyPages(window)[at]
-	return append(regions, pictureRegions(own.Pictures)...), nil
+	return append(regions, pictures...), nil
+}
+
+// paragraphBoxes are the text blocks of more than one line: picture pieces
+// are never joined across them (two figures in two columns stay two).
+func paragraphBoxes(blocks []magazine.TextBlock) []magazine.BBox {
+	var out []magazine.BBox
+	for _, b := range blocks {
+		if b.LineCount > 1 {
+			out = append(out, b.BBox)
+		}
+	}
+	return out
 }
 
 // Pictures in a text layer: pieces closer than pictureJoinGap points are one
 // picture (a figure drawn as many small images), and pictures smaller than
 // pictureMinSide points on a side (rules, bullets, logos) are left out.
 const (
-	pictureJoinGap = 4.0
+	pictureJoinGap = 8.0
 	pictureMinSide = 24.0
 )
 
 // pictureRegions turns the text layer's picture boxes into image regions;
 // RefineFigures then fits them to the render.
-func pictureRegions(boxes []magazine.BBox) []magazine.Region {
+func pictureRegions(boxes, barriers []magazine.BBox) []magazine.Region {
 	merged := append([]magazine.BBox(nil), boxes...)
 	for joined := true; joined; {
 		joined = false
 		for i := 0; i < len(merged) && !joined; i++ {
 			for j := i + 1; j < len(merged); j++ {
-				if near(merged[i], merged[j], pictureJoinGap) {
+				if near(merged[i], merged[j], pictureJoinGap) && !coversAny(unionBox(merged[i], merged[j]), barriers) {
 					merged[i] = unionBox(merged[i], merged[j])
 					merged = append(merged[:j], merged[j+1:]...)
 					joined = true
@@ -332,6 +345,18 @@ func pictureRegions(boxes []magazine.BBox) []magazine.Region {
 		out = append(out, magazine.Region{ID: fmt.Sprintf("p%d", len(out)+1), Kind: magazine.KindImage, BBox: b})
 	}
 	return out
+}
+
+// coversAny: the box takes in a real share (a quarter) of some barrier.
+func coversAny(box magazine.BBox, barriers []magazine.BBox) bool {
+	for _, b := range barriers {
+		x0, y0 := max(box[0], b[0]), max(box[1], b[1])
+		x1, y1 := min(box[0]+box[2], b[0]+b[2]), min(box[1]+box[3], b[1]+b[3])
+		if x1 > x0 && y1 > y0 && (x1-x0)*(y1-y0) >= 0.25*b[2]*b[3] {
+			return true
+		}
+	}
+	return false
 }
 
 func near(a, b magazine.BBox, gap float64) bool {

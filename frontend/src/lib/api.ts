@@ -54,10 +54,23 @@ export function setToken(token: string): void {
   else sessionStorage.removeItem(TOKEN_KEY);
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+/** Headers every API call carries (the bearer token when one is set). */
+export function authHeaders(): Record<string, string> {
   const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** Parses a failed response's problem body into an ApiError. */
+export function problemFrom(status: number, text: string): ApiError {
+  try {
+    return new ApiError(status, JSON.parse(text) as Problem);
+  } catch {
+    return new ApiError(status, { detail: text.slice(0, 200) });
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const resp = await fetch(`api/${path}`, {
     method,

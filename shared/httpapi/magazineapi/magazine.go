@@ -24,9 +24,6 @@ import (
 	"github.com/lectern/lectern/shared/pipeline"
 )
 
-// PreviewLineBudget bounds each page's live preview (spec: Vision OCR 3).
-const PreviewLineBudget = 60
-
 // blobURLTTL is how long a render, thumbnail or crop link stays valid.
 const blobURLTTL = 15 * time.Minute
 
@@ -343,7 +340,7 @@ func Feature(d MagazineDeps) httpapi.Feature {
 
 		huma.Register(api, huma.Operation{
 			OperationID: "get-page-preview", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}/preview",
-			Summary: fmt.Sprintf("The live preview of a page: escaped HTML, pictures as placeholders, at most %d lines; poll with If-None-Match", PreviewLineBudget),
+			Summary: fmt.Sprintf("The live preview of a page: escaped HTML, pictures as placeholders, at most %d lines; poll with If-None-Match", magazine.PreviewLineBudget),
 			Tags:    tags,
 		}, func(ctx context.Context, in *PagePath) (*PreviewOutput, error) {
 			p, _, err := d.Repo.Page(ctx, in.ID, in.Page)
@@ -352,7 +349,7 @@ func Feature(d MagazineDeps) httpapi.Feature {
 			}
 			out := &PreviewOutput{}
 			out.Body.Page, out.Body.Step, out.Body.Engine = p.Number, p.Step, p.Engine
-			out.Body.HTML = magazine.PreviewHTML(p, PreviewLineBudget)
+			out.Body.HTML = magazine.PreviewHTML(p, magazine.PreviewLineBudget)
 			etag, err := etagOf(out.Body)
 			if err != nil {
 				return nil, httpapi.Problem(log, err)

@@ -56,6 +56,13 @@ func (p *Page) Text(x, top, size float64, bold bool, s string) *Page {
 	return p
 }
 
+// Italic writes one line in Helvetica-Oblique.
+func (p *Page) Italic(x, top, size float64, s string) *Page {
+	baseline := p.H - top - size*0.8
+	fmt.Fprintf(&p.content, "BT /F3 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", size, x, baseline, escape(s))
+	return p
+}
+
 // Rect fills a box with a grey level (0 black … 1 white).
 func (p *Page) Rect(x, top, w, h, grey float64) *Page {
 	fmt.Fprintf(&p.content, "%.3f g %.2f %.2f %.2f %.2f re f\n", grey, x, p.H-top-h, w, h)
@@ -113,6 +120,7 @@ func (d *Doc) Bytes() []byte {
 	pagesObj := reserve()
 	f1 := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
 	f2 := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+	f3 := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Oblique /Encoding /WinAnsiEncoding >>")
 	var kids []string
 	for _, p := range d.pages {
 		var xobjs []string
@@ -132,8 +140,8 @@ func (d *Doc) Bytes() []byte {
 		if p.transparent {
 			extra = "/ExtGState << /GS1 << /Type /ExtGState /ca 0.5 /CA 0.5 /BM /Multiply >> >>"
 		}
-		page := add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %.2f %.2f] /Resources << /Font << /F1 %d 0 R /F2 %d 0 R >> /XObject << %s >> %s >> /Contents %d 0 R >>",
-			pagesObj, p.W, p.H, f1, f2, strings.Join(xobjs, " "), extra, contents))
+		page := add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %.2f %.2f] /Resources << /Font << /F1 %d 0 R /F2 %d 0 R /F3 %d 0 R >> /XObject << %s >> %s >> /Contents %d 0 R >>",
+			pagesObj, p.W, p.H, f1, f2, f3, strings.Join(xobjs, " "), extra, contents))
 		kids = append(kids, fmt.Sprintf("%d 0 R", page))
 	}
 	objs[catalog-1] = fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pagesObj)

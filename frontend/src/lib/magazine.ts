@@ -1,0 +1,226 @@
+// Magazine API calls and the pure helpers the Magazine section draws with,
+// mirroring the Go JSON (shared/magazine, shared/issues, magazineapi).
+import { ApiError, authHeaders, problemFrom } from './api';
+
+export type IssueStatus = 'uploading' | 'processing' | 'ready' | 'failed';
+
+export interface PageError {
+  page: number;
+  step: string;
+  error: string;
+}
+
+export interface Issue {
+  id: string;
+  title: string;
+  status: IssueStatus;
+  page_count: number;
+  pages_done: number;
+  step?: string;
+  error?: string;
+  page_errors?: PageError[];
+  created: string;
+}
+
+export interface Step {
+  page: number;
+  step: string;
+  engine?: string;
+  error?: string;
+  done: boolean;
+}
+
+export interface IssueView extends Issue {
+  pages: Step[];
+}
+
+export interface PageSummary {
+  number: number;
+  width: number;
+  height: number;
+  step: string;
+  engine?: string;
+  error?: string;
+  regions: number;
+  thumb_url?: string;
+}
+
+/** [x, y, w, h] in PDF points from the page's top-left corner. */
+export type BBox = [number, number, number, number];
+
+export interface Region {
+  id: string;
+  kind: string;
+  bbox: BBox;
+  text?: string;
+  original_text?: string;
+  crop_key?: string;
+}
+
+export interface Page {
+  issue_id: string;
+  number: number;
+  width: number;
+  height: number;
+  dpi: number;
+  regions: Region[];
+  order: string[] | null;
+  hand_ordered: boolean;
+  engine?: string;
+  step?: string;
+  error?: string;
+  image_url?: string;
+}
+
+export interface Preview {
+  page: number;
+  step: string;
+  engine?: string;
+  /** Built on the server with every text escaped. */
+  html: string;
+  image_url?: string;
+}
+
+/** A GET that may answer 304: `changed` is false when the ETag still holds. */
+export type Polled<T> = { changed: false } | { changed: true; etag: string; body: T };
+
+async function getJSON<T>(path: string): Promise<T> {
+  const resp = await fetch(`api/${path}`, { headers: { Accept: 'application/json', ...authHeaders() } });
+  const text = await resp.text();
+  if (!resp.ok) throw problemFrom(resp.status, text);
+  return JSON.parse(text) as T;
+}
+
+async function poll<T>(path: string, etag: string): Promise<Polled<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+  if (etag) headers['If-None-Match'] = etag;
+  const resp = await fetch(`api/${path}`, { headers, cache: 'no-store' });
+  if (resp.status === 304) return { changed: false };
+  const text = await resp.text();
+  if (!resp.ok) throw problemFrom(resp.status, text);
+  return { changed: true, etag: resp.headers.get('ETag') ?? '', body: JSON.parse(text) as T };
+}
+
+export const magazineApi = {
+  list: () => getJSON<{ issues: Issue[] }>('magazine').then((r) => r.issues),
+  issue: (id: string, etag = '') => poll<IssueView>(`magazine/${id}`, etag),
+  pages: (id: string) => getJSON<{ pages: PageSummary[] }>(`magazine/${id}/pages`).then((r) => r.pages),
+  page: (id: string, n: number) => getJSON<Page>(`magazine/${id}/pages/${n}`),
+  preview: (id: string, n: number, etag = '') => poll<Preview>(`magazine/${id}/pages/${n}/preview`, etag),
+};
+
+/**
+ * Uploads a PDF as multipart form data, reporting the share sent (0..1).
+ * XMLHttpRequest, because fetch cannot report upload progress.
+ */
+export function uploadIssue(file: Blob, name: string, title: string, onProgress: (sent: number) => void): Promise<Issue> {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    form.append('file', new File([file], name, { type: 'application/pdf' }));
+    if (title.trim()) form.append('title', title.trim());
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', 'api/magazine');
+    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as Issue);
+      else reject(problemFrom(xhr.status, xhr.responseText));
+    };
+    xhr.onerror = () => reject(new ApiError(0, { detail: 'The upload did not reach the server.' }));
+    xhr.send(form);
+  });
+}
+
+/** Progress of an issue for the bar: pages finished of the total and the step shown. */
+export function progressOf(view: IssueView): { done: number; total: number; fraction: number; label: string } {
+  const total = view.page_count || view.pages.length;
+  const done = view.pages.filter((p) => p.done).length;
+  let label: string;
+  if (view.status === 'ready') label = view.page_errors?.length ? `Ready, ${view.page_errors.length} page(s) failed` : 'Ready';
+  else if (view.status === 'failed') label = `Failed: ${view.error ?? 'see the page errors'}`;
+  else if (!total) label = 'Checking the PDF…';
+  else {
+    const busy = view.pages.find((p) => !p.done && p.step !== 'queued');
+    label = busy ? `Page ${busy.page}: ${stepLabel(busy.step)}` : `${done} of ${total} pages`;
+  }
+  return { done, total, fraction: total ? done / total : 0, label };
+}
+
+const stepLabels: Record<string, string> = {
+  queued: 'waiting',
+  render: 'rendered, reading text',
+  recognize: 'text read, finding figures',
+  figures: 'figures found, cleaning up',
+  cleanup: 'cleaned up, ordering',
+  order: 'done',
+  failed: 'failed',
+};
+
+export function stepLabel(step: string): string {
+  return stepLabels[step] ?? step;
+}
+
+/** The page to show live while ingest runs: the furthest page that has a render. */
+export function livePage(view: IssueView): number {
+  const rendered = view.pages.filter((p) => p.step !== 'queued' && p.step !== 'failed');
+  if (!rendered.length) return 0;
+  const working = rendered.filter((p) => !p.done);
+  return (working.length ? working[0] : rendered[rendered.length - 1]).page;
+}
+
+/** Kind → overlay colour; unknown kinds share a neutral grey. */
+const kindColors: Record<string, string> = {
+  headline: '#d92d20',
+  deck: '#e04f16',
+  subhead: '#f79009',
+  byline: '#7a5af8',
+  paragraph: '#2e90fa',
+  list: '#1570ef',
+  caption: '#12b76a',
+  'pull-quote': '#ee46bc',
+  sidebar: '#6172f3',
+  footnote: '#667085',
+  source: '#98a2b3',
+  'page-number': '#98a2b3',
+  furniture: '#98a2b3',
+  ad: '#b54708',
+  image: '#039855',
+  figure: '#039855',
+  chart: '#0e9384',
+  table: '#0e9384',
+  code: '#344054',
+  noise: '#d0d5dd',
+  duplicate: '#d0d5dd',
+  'text-in-image': '#a6f4c5',
+};
+
+export function kindColor(kind: string): string {
+  return kindColors[kind] ?? '#667085';
+}
+
+/** Scales a region box in points to the displayed image's pixels. */
+export function toDisplay(b: BBox, page: { width: number; height: number }, shown: { width: number; height: number }): BBox {
+  const sx = shown.width / page.width;
+  const sy = shown.height / page.height;
+  return [b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy];
+}
+
+/** Regions in reading order first, then any the order leaves out. */
+export function inReadingOrder(page: Page): Region[] {
+  const byId = new Map(page.regions.map((r) => [r.id, r]));
+  const ordered = (page.order ?? []).map((id) => byId.get(id)).filter((r): r is Region => !!r);
+  const rest = page.regions.filter((r) => !(page.order ?? []).includes(r.id));
+  return [...ordered, ...rest];
+}
+
+/** Hash routes of the section: #/magazine, #/magazine/<id>, #/magazine/<id>/<page>. */
+export function parseMagazineHash(hash: string): { issue?: string; page?: number } {
+  const parts = hash.replace(/^#\/?/, '').split('/');
+  if (parts[0] !== 'magazine') return {};
+  const issue = /^[a-z0-9]{8,40}$/.test(parts[1] ?? '') ? parts[1] : undefined;
+  const page = issue && /^\d{1,6}$/.test(parts[2] ?? '') ? Number(parts[2]) : undefined;
+  return { issue, page: page && page > 0 ? page : undefined };
+}
