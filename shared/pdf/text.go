@@ -170,12 +170,16 @@ func parseStext(data []byte) (magazine.TextPage, error) {
 	return tp, nil
 }
 
+// paragraphIndentEms: a line starting this many font sizes right of the
+// block above is indented: a new paragraph.
+const paragraphIndentEms = 0.5
+
 // paragraphGapEms: a block that starts within this many font sizes below
 // another in the same column, in the same type, continues it.
 const paragraphGapEms = 0.8
 
-// mergeBlocks joins blocks MuPDF left apart that are one paragraph: same
-// column, same size and weight, the next line right below.
+// mergeBlocks joins lines MuPDF left as blocks of their own that continue a
+// paragraph: same column edge, same size and style, right below it.
 func mergeBlocks(blocks []magazine.TextBlock) []magazine.TextBlock {
 	var out []magazine.TextBlock
 	for _, b := range blocks {
@@ -183,8 +187,11 @@ func mergeBlocks(blocks []magazine.TextBlock) []magazine.TextBlock {
 		for i := range out {
 			a := &out[i]
 			gap := b.BBox[1] - (a.BBox[1] + a.BBox[3])
-			if a.Bold == b.Bold && a.Italic == b.Italic && math.Abs(a.FontSize-b.FontSize) < 0.5 &&
-				math.Abs(a.BBox[0]-b.BBox[0]) <= columnTolerance*math.Max(b.FontSize, 1) &&
+			// Only a lone line joins a block above it, and only flush with
+			// it: MuPDF's multi-line blocks are paragraphs already, and an
+			// indented line starts a new one.
+			if b.LineCount == 1 && a.Bold == b.Bold && a.Italic == b.Italic && math.Abs(a.FontSize-b.FontSize) < 0.5 &&
+				math.Abs(a.BBox[0]-b.BBox[0]) <= paragraphIndentEms*math.Max(b.FontSize, 1) &&
 				gap >= -0.5*b.FontSize && gap <= paragraphGapEms*b.FontSize {
 				a.Text = joinText(a.Text, b.Text)
 				a.BBox = union(a.BBox, b.BBox)
