@@ -77,6 +77,8 @@ type ConnectError struct {
 	detail string
 }
 
+// Error leads with what the user must fix (key, URL, engine) and names the
+// URL; it is built from already-redacted parts.
 func (e *ConnectError) Error() string {
 	switch {
 	case e.Status == http.StatusUnauthorized:
@@ -93,6 +95,8 @@ func (e *ConnectError) Error() string {
 	return fmt.Sprintf("cannot reach engine at %s: %s", e.URL, e.detail)
 }
 
+// Unwrap exposes the cause for errors.Is(err, context.DeadlineExceeded) and
+// errors.As(err, **openai.Error).
 func (e *ConnectError) Unwrap() error { return e.Err }
 
 // redactedError shows err's text with the key replaced but unwraps to err,

@@ -48,6 +48,8 @@ type HostError struct {
 	Err       error
 }
 
+// Error reads as one sentence for the engine card, without the moby
+// client's "Error response from daemon" boilerplate.
 func (e *HostError) Error() string {
 	detail := "<no detail>"
 	if e.Err != nil {
@@ -59,6 +61,8 @@ func (e *HostError) Error() string {
 	return fmt.Sprintf("docker host %s answered %d while %s %q: %s", e.Endpoint, e.Status, e.Op, e.Container, detail)
 }
 
+// Unwrap exposes the moby error, so errdefs checks (cerrdefs.IsNotFound),
+// client.IsErrConnectionFailed and context errors still work.
 func (e *HostError) Unwrap() error { return e.Err }
 
 // Host controls containers on one Docker host. It is safe for concurrent use.
@@ -209,6 +213,7 @@ func (h *Host) Restart(ctx context.Context, container string) error {
 	})
 }
 
+// do runs one container action with its status recorded for HostError.
 func (h *Host) do(ctx context.Context, op, container string, call func(context.Context) error) error {
 	if err := checkName(container); err != nil {
 		return err

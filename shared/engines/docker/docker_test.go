@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 )
 
@@ -252,6 +253,10 @@ func TestFailuresCarryTheHostsStatus(t *testing.T) {
 			want := "docker host " + d.URL + " answered " + strconv.Itoa(c.status) + " while " + c.op + ` "` + c.container + `": ` + c.detail
 			if !strings.HasPrefix(err.Error(), want) {
 				t.Fatalf("message %q\nwant prefix %q", err, want)
+			}
+			class := map[int]func(error) bool{404: cerrdefs.IsNotFound, 409: cerrdefs.IsConflict, 500: cerrdefs.IsInternal}[c.status]
+			if !class(err) {
+				t.Errorf("the errdefs class of %d does not reach through HostError: %v", c.status, err)
 			}
 		})
 	}
