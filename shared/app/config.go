@@ -35,6 +35,10 @@ type Config struct {
 	UploadsBucket string
 	MediaBucket   string
 	QueueURL      string
+
+	// TesseractCommand runs Tesseract; empty means "tesseract" on PATH. The
+	// Recognize Lambda points it at the bundle it carries.
+	TesseractCommand string
 }
 
 // FromEnv reads the LECTERN_* variables; flags may override the result.
@@ -51,6 +55,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		UploadsBucket: getenv("LECTERN_UPLOADS_BUCKET"),
 		MediaBucket:   getenv("LECTERN_MEDIA_BUCKET"),
 		QueueURL:      getenv("LECTERN_QUEUE_URL"),
+
+		TesseractCommand: getenv("LECTERN_TESSERACT"),
 	}
 	if w := getenv("LECTERN_WORKERS"); w != "" {
 		n, err := strconv.Atoi(w)

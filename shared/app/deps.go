@@ -75,7 +75,7 @@ func (d *Deps) ocrChain(ctx context.Context) (pipeline.OCRChain, error) {
 	if key == "" {
 		key = s.LLMAPIKey
 	}
-	chain := pipeline.OCRChain{Tesseract: tesseract.Engine{}}
+	chain := pipeline.OCRChain{Tesseract: tesseract.Engine{Command: d.Config.TesseractCommand}}
 	if s.VisionOCRURL != "" {
 		chain.Primary = oaichat.New(oaichat.Config{BaseURL: s.VisionOCRURL, APIKey: key})
 	}

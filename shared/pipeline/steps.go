@@ -225,11 +225,11 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	if err != nil {
 		return PageOutput{}, err
 	}
-	chain := OCRChain{Tesseract: tesseract.Engine{}}
-	if s.OCR != nil {
-		if chain, err = s.OCR(ctx); err != nil {
-			return PageOutput{}, err
-		}
+	var chain OCRChain
+	if s.OCR == nil {
+		chain.Tesseract = tesseract.Engine{}
+	} else if chain, err = s.OCR(ctx); err != nil {
+		return PageOutput{}, err
 	}
 	var render PageImage
 	if textLayer == nil {

@@ -3,13 +3,14 @@ package tesseract
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lectern/lectern/shared/pdf/pdftest"
 )
 
 func TestParseTSV(t *testing.T) {
@@ -72,40 +73,10 @@ func TestJoinLines(t *testing.T) {
 	}
 }
 
-// minimalPDF writes a one-page PDF with the given lines in Helvetica, so the
-// scanned-page test can rasterise real glyphs with pdftoppm.
-func minimalPDF(lines []string) []byte {
-	var content strings.Builder
-	content.WriteString("BT /F1 28 Tf 72 700 Td 36 TL\n")
-	for _, l := range lines {
-		fmt.Fprintf(&content, "(%s) Tj T*\n", l)
-	}
-	content.WriteString("ET")
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", content.Len(), content.String()),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-	}
-	var b strings.Builder
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return []byte(b.String())
-}
-
 // TestRecognizeScannedPage runs the real tesseract on a page that is only
-// pixels (rasterised by pdftoppm at 300 DPI), as a scan would be.
+// pixels (rasterised by pdftoppm at 300 DPI), as a scan would be: the one
+// installed here, and the self-contained bundle the Recognize Lambda carries,
+// run with an empty environment so nothing of this machine helps it.
 func TestRecognizeScannedPage(t *testing.T) {
 	for _, tool := range []string{"tesseract", "pdftoppm"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -114,7 +85,9 @@ func TestRecognizeScannedPage(t *testing.T) {
 	}
 	dir := t.TempDir()
 	pdf := filepath.Join(dir, "scan.pdf")
-	if err := os.WriteFile(pdf, minimalPDF([]string{"Lectern reads magazines aloud.", "Second line of the scan."}), 0o644); err != nil {
+	doc := &pdftest.Doc{}
+	doc.AddPage(612, 792).Text(72, 80, 12, false, "Lectern reads magazines aloud.").Text(72, 96, 12, false, "Second line of the scan.")
+	if err := os.WriteFile(pdf, doc.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command("pdftoppm", "-r", "300", "-png", "-singlefile", pdf, filepath.Join(dir, "page")).CombinedOutput()
@@ -125,23 +98,44 @@ func TestRecognizeScannedPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks, err := Engine{}.Recognize(context.Background(), png, 300)
-	if err != nil {
+
+	bundle := filepath.Join(dir, "bundle")
+	if out, err := exec.Command("../../../functions/recognize/bundle-tesseract.sh", bundle).CombinedOutput(); err != nil {
+		t.Fatalf("bundle-tesseract.sh: %v %s", err, out)
+	}
+	isolated := filepath.Join(dir, "isolated-tesseract")
+	script := "#!/bin/sh\nexec env -i " + filepath.Join(bundle, "run") + " \"$@\"\n"
+	if err := os.WriteFile(isolated, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	var text []string
-	for _, b := range blocks {
-		text = append(text, b.Text)
-	}
-	all := strings.Join(text, " ")
-	if !strings.Contains(all, "Lectern reads magazines aloud.") || !strings.Contains(all, "Second line of the scan.") {
-		t.Fatalf("tesseract read %q", all)
-	}
-	// The first line's baseline is at 700 pt from the bottom of a 792 pt page:
-	// its box must start about 72 pt from the left and ~70-95 pt from the top.
-	b := blocks[0]
-	if math.Abs(b.BBox[0]-72) > 4 || b.BBox[1] < 65 || b.BBox[1] > 95 {
-		t.Fatalf("first block at %v, want about x=72 y=70..95 pt", b.BBox)
+
+	for _, tc := range []struct {
+		name   string
+		engine Engine
+	}{
+		{"installed tesseract", Engine{}},
+		{"the Lambda bundle with an empty environment", Engine{Command: isolated}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			blocks, err := tc.engine.Recognize(context.Background(), png, 300)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text []string
+			for _, b := range blocks {
+				text = append(text, b.Text)
+			}
+			all := strings.Join(text, " ")
+			if !strings.Contains(all, "Lectern reads magazines aloud.") || !strings.Contains(all, "Second line of the scan.") {
+				t.Fatalf("tesseract read %q", all)
+			}
+			// The first line's top is at 80 pt: its box must start about
+			// 72 pt from the left and 75-90 pt from the top.
+			b := blocks[0]
+			if math.Abs(b.BBox[0]-72) > 4 || b.BBox[1] < 75 || b.BBox[1] > 90 {
+				t.Fatalf("first block at %v, want about x=72 y=75..90 pt", b.BBox)
+			}
+		})
 	}
 }
 
