@@ -55,6 +55,9 @@ for fn in $(python3 -c 'import re,sys; print(" ".join(re.findall(r"^  (\w+Functi
   fi
 done
 echo "sam build: every function has its bootstrap (MuPDF steps static x86_64, the rest arm64)"
+env -i "$LECTERN_STATE/sam-build/RecognizeFunction/tesseract/run" --list-langs 2>&1 | grep -qx eng \
+  || { echo "RecognizeFunction's Tesseract bundle does not run on its own"; exit 1; }
+echo "sam build: RecognizeFunction carries a Tesseract that runs with an empty environment"
 
 section "infra: asl-validator"
 shopt -s nullglob
