@@ -60,7 +60,7 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 		Registry: registry,
 		Settings: settings.NewService(table, cfg.Instance),
 	}
-	if err := d.wireMagazine(false); err != nil {
+	if err := d.wireFeatures(false); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -39,6 +39,11 @@ type Config struct {
 	// TesseractCommand runs Tesseract; empty means "tesseract" on PATH. The
 	// Recognize Lambda points it at the bundle it carries.
 	TesseractCommand string
+
+	// EngineHost is the address engine cards without a URL assume (local
+	// mode); DockerHost the Docker endpoint cards without one use.
+	EngineHost string
+	DockerHost string
 }
 
 // FromEnv reads the LECTERN_* variables; flags may override the result.
@@ -57,6 +62,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		QueueURL:      getenv("LECTERN_QUEUE_URL"),
 
 		TesseractCommand: getenv("LECTERN_TESSERACT"),
+		EngineHost:       getenv("LECTERN_ENGINE_HOST"),
+		DockerHost:       getenv("LECTERN_DOCKER_HOST"),
 	}
 	if w := getenv("LECTERN_WORKERS"); w != "" {
 		n, err := strconv.Atoi(w)

@@ -9,9 +9,13 @@ import (
 	"time"
 
 	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/cards"
+	"github.com/lectern/lectern/shared/engines"
 	"github.com/lectern/lectern/shared/engines/oaichat"
 	"github.com/lectern/lectern/shared/engines/tesseract"
+	"github.com/lectern/lectern/shared/engines/urlsafe"
 	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/httpapi/enginesapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/jobs"
@@ -38,11 +42,26 @@ type Deps struct {
 	Jobs     jobs.Queue
 	Registry *jobs.Registry
 	Settings *settings.Service
+	Cards    *cards.Service
 	Issues   *issues.Repo
 	Steps    *pipeline.Steps
 	// Ingest walks the state machine in-process; nil in AWS, where Step
 	// Functions runs it.
 	Ingest *pipeline.Ingest
+}
+
+// wireEngines builds the engine cards of this instance.
+func (d *Deps) wireEngines() {
+	d.Cards = cards.NewService(d.Table, d.Settings, cards.Options{
+		Instance: d.Config.Instance, Hosted: d.Config.Mode == ModeAWS,
+		EngineHost: d.Config.EngineHost, DockerDefault: d.Config.DockerHost,
+	})
+}
+
+// wireFeatures builds every feature's services over the ports.
+func (d *Deps) wireFeatures(local bool) error {
+	d.wireEngines()
+	return d.wireMagazine(local)
 }
 
 // wireMagazine builds the magazine records and pipeline steps; local mode
@@ -76,11 +95,26 @@ func (d *Deps) ocrChain(ctx context.Context) (pipeline.OCRChain, error) {
 		key = s.LLMAPIKey
 	}
 	chain := pipeline.OCRChain{Tesseract: tesseract.Engine{Command: d.Config.TesseractCommand}}
-	if s.VisionOCRURL != "" {
-		chain.Primary = oaichat.New(oaichat.Config{BaseURL: s.VisionOCRURL, APIKey: key})
-	}
-	if s.VisionOCRFallbackURL != "" {
-		chain.Fallback = oaichat.New(oaichat.Config{BaseURL: s.VisionOCRFallbackURL, APIKey: key})
+	// Engine URLs are checked before the server calls them, and again at
+	// every dial (engine URL safety).
+	policy := urlsafe.Policy{Hosted: d.Config.Mode == ModeAWS, Allow: s.EngineURLAllowlist}
+	for _, e := range []struct {
+		url string
+		set *pipeline.VisionEngine
+	}{{s.VisionOCRURL, &chain.Primary}, {s.VisionOCRFallbackURL, &chain.Fallback}} {
+		if e.url == "" {
+			continue
+		}
+		base, err := engines.NormalizeLLMURL(e.url)
+		if err == nil {
+			_, err = policy.Check(ctx, base)
+		}
+		if err != nil {
+			// A refused engine is skipped; the chain moves on to the next.
+			d.Log.Warn("vision OCR engine refused", "url", e.url, "err", err)
+			continue
+		}
+		*e.set = oaichat.New(oaichat.Config{BaseURL: base, APIKey: key, Model: s.VisionOCRModel, HTTPClient: policy.HTTPClient(0)})
 	}
 	return chain, nil
 }
@@ -90,6 +124,7 @@ func (d *Deps) ocrChain(ctx context.Context) (pipeline.OCRChain, error) {
 func (d *Deps) Features() []httpapi.Feature {
 	return []httpapi.Feature{
 		httpapi.Settings(d.Settings),
+		enginesapi.Feature(d.Cards),
 		magazineapi.Feature(d.MagazineDeps()),
 	}
 }

@@ -66,7 +66,7 @@ func OpenLocal(ctx context.Context, cfg Config, baseURL string, log *slog.Logger
 	}
 	// Job kinds are registered before the workers start, so jobs queued by a
 	// previous run find their handlers.
-	if err := deps.wireMagazine(true); err != nil {
+	if err := deps.wireFeatures(true); err != nil {
 		blobs.Close()
 		table.Close()
 		return nil, err

@@ -24,6 +24,8 @@ func Problem(log *slog.Logger, err error) error {
 	case errors.As(err, &status):
 		return err
 	case errors.As(err, &refused):
+		// Errors that know their status carry text meant for the user: a
+		// refused PDF's reason, or an engine's URL and answer (never a key).
 		return huma.NewError(refused.ProblemStatus(), err.Error())
 	case errors.Is(err, issues.ErrInvalid):
 		return huma.Error422UnprocessableEntity(err.Error())

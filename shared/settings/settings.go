@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"sort"
+	"strings"
 )
 
 // Configured is what every settings response shows in place of a saved key.
@@ -20,6 +21,9 @@ const (
 	MaxURLLength       = 2048
 	MaxEngineKeys      = 64
 	MaxInstanceNameLen = 64
+	MaxModelLength     = 200
+	MaxAllowEntries    = 32
+	MaxAllowEntryLen   = 255
 )
 
 // cardNamePattern bounds engine card names: they are map keys shown in the UI.
@@ -30,9 +34,12 @@ type Settings struct {
 	InstanceName         string            `json:"instance_name"`
 	LLMURL               string            `json:"llm_url"`
 	LLMAPIKey            string            `json:"llm_api_key"`
+	LLMModel             string            `json:"llm_model"`
 	EngineAPIKeys        map[string]string `json:"engine_api_keys"`
 	VisionOCRURL         string            `json:"vision_ocr_url"`
 	VisionOCRFallbackURL string            `json:"vision_ocr_fallback_url"`
+	VisionOCRModel       string            `json:"vision_ocr_model"`
+	EngineURLAllowlist   []string          `json:"engine_url_allowlist"`
 }
 
 // View is the settings as shown to a client: keys replaced by Configured ("" when unset).
@@ -40,9 +47,12 @@ type View struct {
 	InstanceName         string            `json:"instance_name"`
 	LLMURL               string            `json:"llm_url"`
 	LLMAPIKey            string            `json:"llm_api_key"`
+	LLMModel             string            `json:"llm_model"`
 	EngineAPIKeys        map[string]string `json:"engine_api_keys"`
 	VisionOCRURL         string            `json:"vision_ocr_url"`
 	VisionOCRFallbackURL string            `json:"vision_ocr_fallback_url"`
+	VisionOCRModel       string            `json:"vision_ocr_model"`
+	EngineURLAllowlist   []string          `json:"engine_url_allowlist"`
 }
 
 // Update is a client's change. A nil field is left as it is. For keys,
@@ -54,6 +64,9 @@ type Update struct {
 	EngineAPIKeys        map[string]string `json:"engine_api_keys,omitempty" doc:"engine card name to that card's key; same rule per entry"`
 	VisionOCRURL         *string           `json:"vision_ocr_url,omitempty" maxLength:"2048" doc:"primary vision OCR engine URL; empty clears"`
 	VisionOCRFallbackURL *string           `json:"vision_ocr_fallback_url,omitempty" maxLength:"2048" doc:"fallback vision OCR engine URL; empty clears"`
+	LLMModel             *string           `json:"llm_model,omitempty" maxLength:"200" doc:"model the LLM engine is asked for"`
+	VisionOCRModel       *string           `json:"vision_ocr_model,omitempty" maxLength:"200" doc:"model the vision OCR engines are asked for"`
+	EngineURLAllowlist   []string          `json:"engine_url_allowlist,omitempty" maxItems:"32" doc:"hosts, host:port, addresses or CIDRs the hosted server may call although they are loopback, link-local or metadata addresses; sent as a whole list, [] clears"`
 }
 
 // Defaults are the settings of an instance that has never saved any.
@@ -74,6 +87,9 @@ func Show(s Settings) View {
 		EngineAPIKeys:        keys,
 		VisionOCRURL:         s.VisionOCRURL,
 		VisionOCRFallbackURL: s.VisionOCRFallbackURL,
+		LLMModel:             s.LLMModel,
+		VisionOCRModel:       s.VisionOCRModel,
+		EngineURLAllowlist:   append([]string{}, s.EngineURLAllowlist...),
 	}
 }
 
@@ -100,6 +116,22 @@ func Validate(u Update) error {
 		}
 		if err := checkURL(*v); err != nil {
 			return fmt.Errorf("%s: %v: %w", field, err, ErrInvalid)
+		}
+	}
+	for field, v := range map[string]*string{"llm_model": u.LLMModel, "vision_ocr_model": u.VisionOCRModel} {
+		if v != nil && len(*v) > MaxModelLength {
+			return fmt.Errorf("%s is longer than %d characters: %w", field, MaxModelLength, ErrInvalid)
+		}
+	}
+	if len(u.EngineURLAllowlist) > MaxAllowEntries {
+		return fmt.Errorf("engine_url_allowlist has %d entries, limit %d: %w", len(u.EngineURLAllowlist), MaxAllowEntries, ErrInvalid)
+	}
+	for _, e := range u.EngineURLAllowlist {
+		if e == "" || len(e) > MaxAllowEntryLen || strings.ContainsAny(e, " \t\r\n") {
+			return fmt.Errorf("engine_url_allowlist entry %q must be a host, host:port, address or CIDR: %w", e, ErrInvalid)
+		}
+		if strings.Contains(e, "://") {
+			return fmt.Errorf("engine_url_allowlist entry %q must be a host, not a URL: %w", e, ErrInvalid)
 		}
 	}
 	if u.LLMAPIKey != nil && len(*u.LLMAPIKey) > MaxKeyLength {
@@ -149,6 +181,11 @@ func Apply(stored Settings, u Update) Settings {
 	setString(&next.LLMURL, u.LLMURL)
 	setString(&next.VisionOCRURL, u.VisionOCRURL)
 	setString(&next.VisionOCRFallbackURL, u.VisionOCRFallbackURL)
+	setString(&next.LLMModel, u.LLMModel)
+	setString(&next.VisionOCRModel, u.VisionOCRModel)
+	if u.EngineURLAllowlist != nil {
+		next.EngineURLAllowlist = append([]string{}, u.EngineURLAllowlist...)
+	}
 	if u.LLMAPIKey != nil {
 		next.LLMAPIKey = applyKey(stored.LLMAPIKey, *u.LLMAPIKey)
 	}

@@ -16,11 +16,13 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // ErrUnsafeURL is wrapped by every refusal, so callers can tell "we will not
@@ -365,4 +367,14 @@ func clip(s string) string {
 		return s[:max] + "…"
 	}
 	return s
+}
+
+// HTTPClient returns a client that dials only what the policy allows,
+// checked at connect time, with no proxy (a proxy would be what the dialler
+// checks, not the engine). timeout 0 means none beyond the caller's context.
+func (p Policy) HTTPClient(timeout time.Duration) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	t.DialContext = p.DialContext(&net.Dialer{Timeout: 10 * time.Second})
+	return &http.Client{Transport: t, Timeout: timeout}
 }

@@ -1,0 +1,16 @@
+// Command engines serves the engine card operations (cards, container
+// control through the Docker Engine API, Connect, Use as LLM) through API
+// Gateway v2.
+package main
+
+import (
+	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/httpapi/enginesapi"
+)
+
+func main() {
+	app.StartLambda(func(d *app.Deps) any {
+		return app.LambdaHTTP(lectern.Version(), d.Log, enginesapi.Feature(d.Cards))
+	})
+}
