@@ -101,14 +101,19 @@ var (
 	containerPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
 )
 
-// Card is one engine as the user describes it.
-type Card struct {
-	Name       string `json:"name" minLength:"1" maxLength:"64" doc:"card name; also its key in engine_api_keys"`
+// Spec is what the user says of an engine.
+type Spec struct {
 	Kind       Kind   `json:"kind" enum:"llm,vision-ocr,vision-ocr-fallback,vision,tts,image,other"`
 	BaseURL    string `json:"base_url,omitempty" maxLength:"2048" doc:"engine base URL; empty assumes this host's usual port (local mode only)"`
 	Model      string `json:"model,omitempty" maxLength:"200"`
 	Container  string `json:"container,omitempty" maxLength:"128" doc:"Docker container name on the engine host"`
 	DockerHost string `json:"docker_host,omitempty" maxLength:"2048" doc:"Docker Engine API endpoint of the host the container runs on (http(s)://host:2375 or unix:///var/run/docker.sock)"`
+}
+
+// Card is one named engine.
+type Card struct {
+	Name string `json:"name" minLength:"1" maxLength:"64" doc:"card name; also its key in engine_api_keys"`
+	Spec
 }
 
 // View is a card as shown: the URL it will really use and whether it has

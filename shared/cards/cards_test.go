@@ -119,12 +119,12 @@ func TestValidate(t *testing.T) {
 		name string
 		card Card
 	}{
-		{"a name with a slash", Card{Name: "a/b", Kind: KindLLM}},
-		{"an unknown kind", Card{Name: "x", Kind: "toaster"}},
-		{"a file URL", Card{Name: "x", Kind: KindLLM, BaseURL: "file:///etc/passwd"}},
-		{"credentials in the URL", Card{Name: "x", Kind: KindLLM, BaseURL: "http://user:pw@h:4000"}},
-		{"a container name with a path", Card{Name: "x", Kind: KindTTS, Container: "../x"}},
-		{"a docker host of another scheme", Card{Name: "x", Kind: KindTTS, DockerHost: "ssh://h"}},
+		{"a name with a slash", Card{Name: "a/b", Spec: Spec{Kind: KindLLM}}},
+		{"an unknown kind", Card{Name: "x", Spec: Spec{Kind: "toaster"}}},
+		{"a file URL", Card{Name: "x", Spec: Spec{Kind: KindLLM, BaseURL: "file:///etc/passwd"}}},
+		{"credentials in the URL", Card{Name: "x", Spec: Spec{Kind: KindLLM, BaseURL: "http://user:pw@h:4000"}}},
+		{"a container name with a path", Card{Name: "x", Spec: Spec{Kind: KindTTS, Container: "../x"}}},
+		{"a docker host of another scheme", Card{Name: "x", Spec: Spec{Kind: KindTTS, DockerHost: "ssh://h"}}},
 	} {
 		t.Run(tc.name+" is refused", func(t *testing.T) {
 			if err := Validate(tc.card); !errors.Is(err, ErrInvalid) {
@@ -139,7 +139,7 @@ func TestURLs(t *testing.T) {
 	local, _ := newService(t, Options{EngineHost: "10.1.2.3"})
 	hosted, _ := newService(t, Options{Hosted: true})
 	for _, svc := range []*Service{local, hosted} {
-		if _, err := svc.Put(ctx, Card{Name: "gateway", Kind: KindLLM}); err != nil {
+		if _, err := svc.Put(ctx, Card{Name: "gateway", Spec: Spec{Kind: KindLLM}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -166,7 +166,7 @@ func TestContainers(t *testing.T) {
 	defer dockerSrv.Close()
 	svc, _ := newService(t, Options{})
 	for _, name := range []string{"llm", "ocr", "tts", "img", "busy", "gone"} {
-		if _, err := svc.Put(ctx, Card{Name: name, Kind: KindOther, Container: name, DockerHost: dockerSrv.URL}); err != nil {
+		if _, err := svc.Put(ctx, Card{Name: name, Spec: Spec{Kind: KindOther, Container: name, DockerHost: dockerSrv.URL}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -194,11 +194,11 @@ func TestContainers(t *testing.T) {
 	}
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()
-	svc.Put(ctx, Card{Name: "far", Kind: KindOther, Container: "far", DockerHost: closed.URL})
+	svc.Put(ctx, Card{Name: "far", Spec: Spec{Kind: KindOther, Container: "far", DockerHost: closed.URL}})
 	if _, err := svc.ContainerStatus(ctx, "far"); err == nil || !strings.Contains(err.Error(), "unreachable") || !strings.Contains(err.Error(), closed.URL) {
 		t.Errorf("unreachable docker host = %v", err)
 	}
-	svc.Put(ctx, Card{Name: "nobox", Kind: KindLLM})
+	svc.Put(ctx, Card{Name: "nobox", Spec: Spec{Kind: KindLLM}})
 	if _, err := svc.Control(ctx, "nobox", OpStart); !errors.Is(err, ErrNoContainer) {
 		t.Errorf("a card without a container = %v", err)
 	}
@@ -209,7 +209,7 @@ func TestConnectAndUseAsLLM(t *testing.T) {
 	const cardKey, globalKey = "sk-card-0123456789", "sk-global-9876543210"
 	engine := fakeModels(t, cardKey)
 	svc, set := newService(t, Options{})
-	if _, err := svc.Put(ctx, Card{Name: "gateway", Kind: KindLLM, BaseURL: engine.URL + "/", Model: "qwen3-32b"}); err != nil {
+	if _, err := svc.Put(ctx, Card{Name: "gateway", Spec: Spec{Kind: KindLLM, BaseURL: engine.URL + "/", Model: "qwen3-32b"}}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -249,9 +249,9 @@ func TestHostedURLSafety(t *testing.T) {
 	ctx := context.Background()
 	engine := fakeModels(t, "k-0123456789")
 	svc, set := newService(t, Options{Hosted: true})
-	svc.Put(ctx, Card{Name: "local", Kind: KindLLM, BaseURL: engine.URL}) // httptest listens on 127.0.0.1
-	svc.Put(ctx, Card{Name: "metadata", Kind: KindLLM, BaseURL: "http://169.254.169.254/latest"})
-	svc.Put(ctx, Card{Name: "sock", Kind: KindOther, Container: "x", DockerHost: "unix:///var/run/docker.sock"})
+	svc.Put(ctx, Card{Name: "local", Spec: Spec{Kind: KindLLM, BaseURL: engine.URL}}) // httptest listens on 127.0.0.1
+	svc.Put(ctx, Card{Name: "metadata", Spec: Spec{Kind: KindLLM, BaseURL: "http://169.254.169.254/latest"}})
+	svc.Put(ctx, Card{Name: "sock", Spec: Spec{Kind: KindOther, Container: "x", DockerHost: "unix:///var/run/docker.sock"}})
 	for _, name := range []string{"local", "metadata"} {
 		if _, err := svc.Connect(ctx, name); !errors.Is(err, ErrRefusedURL) {
 			t.Errorf("hosted connect to %s = %v, want refused", name, err)

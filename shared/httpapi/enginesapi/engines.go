@@ -20,19 +20,10 @@ type NamePath struct {
 	Name string `path:"name" pattern:"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$" doc:"card name"`
 }
 
-// CardBody is a card without its name (the path names it).
-type CardBody struct {
-	Kind       cards.Kind `json:"kind" enum:"llm,vision-ocr,vision-ocr-fallback,vision,tts,image,other"`
-	BaseURL    string     `json:"base_url,omitempty" maxLength:"2048" doc:"engine base URL; empty assumes this host's usual port (local mode only)"`
-	Model      string     `json:"model,omitempty" maxLength:"200"`
-	Container  string     `json:"container,omitempty" maxLength:"128" doc:"Docker container name on the engine host"`
-	DockerHost string     `json:"docker_host,omitempty" maxLength:"2048" doc:"Docker Engine API endpoint of the engine host"`
-}
-
 // PutInput is PUT /api/engines/{name}.
 type PutInput struct {
 	NamePath
-	Body CardBody
+	Body cards.Spec
 }
 
 // CardOutput is one card.
@@ -86,8 +77,7 @@ func Feature(svc *cards.Service) httpapi.Feature {
 			Summary: "Create or replace an engine card (its key is saved in settings.engine_api_keys)", Tags: tags,
 			MaxBodyBytes: httpapi.DefaultMaxBody,
 		}, func(ctx context.Context, in *PutInput) (*CardOutput, error) {
-			v, err := svc.Put(ctx, cards.Card{Name: in.Name, Kind: in.Body.Kind, BaseURL: in.Body.BaseURL, Model: in.Body.Model,
-				Container: in.Body.Container, DockerHost: in.Body.DockerHost})
+			v, err := svc.Put(ctx, cards.Card{Name: in.Name, Spec: in.Body})
 			if err != nil {
 				return nil, httpapi.Problem(log, err)
 			}
