@@ -9,6 +9,9 @@ const saved: SettingsView = {
   engine_api_keys: { tts: CONFIGURED, ocr: CONFIGURED },
   vision_ocr_url: '',
   vision_ocr_fallback_url: '',
+  llm_model: 'qwen3-32b',
+  vision_ocr_model: '',
+  engine_url_allowlist: ['gpu.lan', '10.0.0.0/8'],
 };
 
 describe('settings form', () => {
@@ -53,5 +56,16 @@ describe('settings form', () => {
     expect(errs.some((e) => e.startsWith('LLM URL'))).toBe(true);
     expect(errs).toContain('Every engine key needs a card name.');
     expect(formErrors(formFrom(saved))).toEqual([]);
+  });
+
+  it('models and the allow list round-trip; a URL in the allow list is pointed out', () => {
+    const form = formFrom(saved);
+    expect(form.engine_url_allowlist).toBe('gpu.lan\n10.0.0.0/8');
+    form.engine_url_allowlist += '\n\n  127.0.0.1:11434 ';
+    const u = updateFrom(form);
+    expect(u.llm_model).toBe('qwen3-32b');
+    expect(u.engine_url_allowlist).toEqual(['gpu.lan', '10.0.0.0/8', '127.0.0.1:11434']);
+    form.engine_url_allowlist = 'http://gpu.lan';
+    expect(formErrors(form)).toContain('Allow-list entry "http://gpu.lan" must be a host, not a URL.');
   });
 });

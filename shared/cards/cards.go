@@ -54,13 +54,23 @@ func (p *problem) ProblemStatus() int { return p.status }
 // this package's errors, keeping its own text.
 func classify(name string, err error) error {
 	switch {
-	case errors.Is(err, urlsafe.ErrUnsafeURL):
-		return fmt.Errorf("card %q: %w (%w)", name, err, ErrRefusedURL)
 	case errors.Is(err, context.Canceled):
 		return err
+	case errors.Is(err, urlsafe.ErrUnsafeURL):
+		return &cardError{card: name, err: err, kind: ErrRefusedURL}
 	}
-	return fmt.Errorf("card %q: %w (%w)", name, err, ErrEngine)
+	return &cardError{card: name, err: err, kind: ErrEngine}
 }
+
+// cardError names the card and says only what went wrong; errors.Is and
+// errors.As reach both the cause and this package's kind of error.
+type cardError struct {
+	card      string
+	err, kind error
+}
+
+func (e *cardError) Error() string   { return fmt.Sprintf("card %q: %v", e.card, e.err) }
+func (e *cardError) Unwrap() []error { return []error{e.err, e.kind} }
 
 // Kind is what an engine does.
 type Kind string

@@ -11,6 +11,10 @@ export interface SettingsView {
   engine_api_keys: Record<string, string>;
   vision_ocr_url: string;
   vision_ocr_fallback_url: string;
+  llm_model: string;
+  vision_ocr_model: string;
+  /** Hosts, host:port, addresses or CIDRs the hosted server may call anyway. */
+  engine_url_allowlist: string[];
 }
 
 /** PUT /api/settings: omitted fields are kept; for keys "" clears, "__configured__" keeps. */
@@ -69,7 +73,7 @@ export function problemFrom(status: number, text: string): ApiError {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const resp = await fetch(`api/${path}`, {

@@ -20,6 +20,10 @@ export interface SettingsForm {
   llm_url: string;
   vision_ocr_url: string;
   vision_ocr_fallback_url: string;
+  llm_model: string;
+  vision_ocr_model: string;
+  /** One allow-list entry per line. */
+  engine_url_allowlist: string;
   llm_api_key: KeyField;
   cards: CardKeyRow[];
 }
@@ -35,6 +39,9 @@ export function formFrom(view: SettingsView): SettingsForm {
     llm_url: view.llm_url,
     vision_ocr_url: view.vision_ocr_url,
     vision_ocr_fallback_url: view.vision_ocr_fallback_url,
+    llm_model: view.llm_model ?? '',
+    vision_ocr_model: view.vision_ocr_model ?? '',
+    engine_url_allowlist: (view.engine_url_allowlist ?? []).join('\n'),
     llm_api_key: keyField(view.llm_api_key),
     cards: Object.keys(view.engine_api_keys ?? {})
       .sort()
@@ -56,6 +63,12 @@ export function updateFrom(form: SettingsForm): SettingsUpdate {
     llm_url: form.llm_url.trim(),
     vision_ocr_url: form.vision_ocr_url.trim(),
     vision_ocr_fallback_url: form.vision_ocr_fallback_url.trim(),
+    llm_model: form.llm_model.trim(),
+    vision_ocr_model: form.vision_ocr_model.trim(),
+    engine_url_allowlist: form.engine_url_allowlist
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
   };
   const llm = keyUpdate(form.llm_api_key);
   if (llm !== undefined) u.llm_api_key = llm;
@@ -79,6 +92,9 @@ export function formErrors(form: SettingsForm): string[] {
     ['Fallback vision OCR URL', form.vision_ocr_fallback_url],
   ] as const) {
     if (v.trim() && !/^https?:\/\/[^/\s]+/i.test(v.trim())) errs.push(`${label} must start with http:// or https://.`);
+  }
+  for (const entry of form.engine_url_allowlist.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    if (entry.includes('://')) errs.push(`Allow-list entry "${entry}" must be a host, not a URL.`);
   }
   const seen = new Set<string>();
   for (const row of form.cards) {
