@@ -70,25 +70,40 @@ type Client struct {
 
 // New builds a client; it does not contact the engine.
 func New(cfg Config) *Client {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
+	retries := Retries(cfg.MaxRetries)
+	opts := RequestOptions(cfg.BaseURL, cfg.APIKey, retries, cfg.Timeout, DefaultTimeout, cfg.HTTPClient)
+	return &Client{api: openai.NewClient(opts...), cfg: cfg, retries: retries}
+}
+
+// Retries turns a configured retry count into the one used: 0 means
+// DefaultMaxRetries, a negative count means none.
+func Retries(n int) int {
+	switch {
+	case n == 0:
+		return DefaultMaxRetries
+	case n < 0:
+		return 0
 	}
-	retries := cfg.MaxRetries
-	if retries == 0 {
-		retries = DefaultMaxRetries
-	} else if retries < 0 {
-		retries = 0
+	return n
+}
+
+// RequestOptions are the openai-go options every engine client shares: the
+// base URL with one trailing slash, the key, retries, the per-attempt
+// timeout (def when timeout ≤ 0) and the caller's HTTP client, if any.
+func RequestOptions(baseURL, key string, retries int, timeout, def time.Duration, hc *http.Client) []option.RequestOption {
+	if timeout <= 0 {
+		timeout = def
 	}
 	opts := []option.RequestOption{
-		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/") + "/"),
-		option.WithAPIKey(cfg.APIKey),
+		option.WithBaseURL(strings.TrimRight(baseURL, "/") + "/"),
+		option.WithAPIKey(key),
 		option.WithMaxRetries(retries),
-		option.WithRequestTimeout(cfg.Timeout),
+		option.WithRequestTimeout(timeout),
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	if hc != nil {
+		opts = append(opts, option.WithHTTPClient(hc))
 	}
-	return &Client{api: openai.NewClient(opts...), cfg: cfg, retries: retries}
+	return opts
 }
 
 // ChatJSON asks for a JSON object answer (response_format json_object) and
