@@ -3,52 +3,73 @@ package magazine
 import (
 	"errors"
 	"image"
+	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 )
 
-// Figure boundary rules (spec: Figure boundaries). All sizes are in render
-// pixels unless named otherwise.
+// Figure boundary rules (spec: Figure boundaries). Sizes are in render pixels
+// unless named otherwise; the ones in points scale with the render's DPI so a
+// 300 DPI re-render gives the same boxes as a 150 DPI one.
 const (
 	// FigureRounds bounds how often adjacent figures are re-seeded from each
-	// other's results.
+	// other's results. Two neighbours settle in two rounds (each sees the
+	// other's box once); the third is a spare so one more neighbour can
+	// settle, and anything still moving after it oscillates and is reverted
+	// rather than left to whichever round happened to run last.
 	FigureRounds = 3
-	// InkLuminance: a pixel darker than this (0–255) is a mark; paper and
-	// near-white tints are background.
+	// InkLuminance (0–255): darker pixels are marks. Below paper white so
+	// scanner noise, paper tint and JPEG ringing around text (240–254) stay
+	// background, yet pale chart fills and hairline gridlines still count.
 	InkLuminance = 235
-	// SolidShare: a candidate must have ink on at least this share of its
-	// rows and of its columns (filled, or crossed by a frame).
+	// SolidShare: a real picture has ink on nearly all of its rows and
+	// columns (filled, or crossed by a frame); the 10% slack absorbs a pale
+	// band or an anti-aliased edge. Two unrelated marks joined into one box
+	// fail it, because the box is mostly empty rows or columns.
 	SolidShare = 0.9
-	// ShrinkFloor: a candidate smaller than this share of the original box's
-	// area is refused.
+	// ShrinkFloor: an OCR box is rarely that wrong, so a candidate under
+	// this share of its area has more likely found a fragment (a logo, an
+	// icon) than the picture.
 	ShrinkFloor = 0.30
-	// SharedGraphic: two figures whose refined boxes overlap by this share of
-	// the smaller one landed on the same graphic.
+	// SharedGraphic: two figures whose refined boxes overlap by this share
+	// of the smaller one have grown onto the same graphic; neither can be
+	// trusted to own it.
 	SharedGraphic = 0.5
-	// gutterPoints: marks this close (in points) belong to one figure: card
-	// grids, chart bars and their axis labels.
+
+	// gutterPoints: marks this close belong to one figure. It spans card
+	// grid gutters and the gap between chart bars and their axis labels,
+	// yet stays under a typical column gap (about 12 pt).
 	gutterPoints = 8.0
-	// searchShare / searchMinPoints: how far beyond the original box a figure
-	// may grow, as a share of the box's size, at least searchMinPoints.
+	// searchShare / searchMinPoints bound the work and the damage: a figure
+	// may grow at most its own longer side (or 12 pt for slivers) beyond the
+	// OCR box on every side. Anything larger than that is not the picture
+	// the engine saw.
 	searchShare     = 1.0
 	searchMinPoints = 12.0
-	// textPad: pixels added around each text box before it is excluded.
+	// textPad: OCR text boxes often end a pixel or two inside their glyphs;
+	// without the pad those fringes would join a figure to its column.
 	textPad = 3
-	// maxGrowSteps bounds the gutter-joining loop.
-	maxGrowSteps = 64
+	// stablePixels: the tolerance of the fixed-point rule. Rounding a box
+	// to points and back may move an edge by one pixel.
+	stablePixels = 1
+	// roundingSlack absorbs float error in points→pixels: x/scale*scale
+	// can land a hair off the integer x, and floor/ceil would then
+	// move a whole pixel.
+	roundingSlack = 1e-6
 )
 
 // Outcomes of the figure pass, one per visual region.
 const (
 	OutcomeRefined       = "refined"
-	OutcomeKept          = "kept" // already exact, or nothing to refine
+	OutcomeKept          = "kept" // already exact (within a pixel), or no ink to fit
 	OutcomeSharedGraphic = "reverted-shared-graphic"
 	OutcomeShrink        = "reverted-shrink"
 	OutcomeNotSolid      = "reverted-not-solid"
 	OutcomeUnstable      = "reverted-unstable"
 )
 
-// FigureChange says what happened to one visual region.
+// FigureChange says what the figure pass did to one visual region.
 type FigureChange struct {
 	ID       string
 	From, To BBox
@@ -56,85 +77,117 @@ type FigureChange struct {
 }
 
 // RefineFigures returns the regions with each visual region's box re-derived
-// from the render (scale = render pixels per point). Text regions are left
-// as they are and their areas are not ink, so a figure never takes in a
-// neighbouring column. Regions are never added, removed or reordered.
+// from the render (scale = render pixels per point, dpi/72), plus one change
+// per visual region in slice order. Regions are never added, removed or
+// reordered, and non-visual regions come back exactly as given.
 func RefineFigures(render image.Image, scale float64, regions []Region) ([]Region, []FigureChange) {
 	out := append([]Region(nil), regions...)
-	bounds := render.Bounds()
-	gray := toGray(render)
-	var text []image.Rectangle
 	var figs []int
 	for i, r := range out {
 		if IsVisual(r.Kind) {
 			figs = append(figs, i)
-		} else if r.Kind != KindTextInFigure {
-			// Text boxes are padded a little: OCR boxes often end a pixel
-			// or two inside the glyphs they hold.
-			text = append(text, PixelRect(r.BBox, scale, bounds).Inset(-textPad))
-		}
-	}
-	orig := make([]image.Rectangle, len(figs))
-	cur := make([]image.Rectangle, len(figs))
-	outcome := make([]string, len(figs))
-	for k, i := range figs {
-		orig[k] = PixelRect(out[i].BBox, scale, bounds)
-		cur[k] = orig[k]
-	}
-	gutter := int(math.Ceil(gutterPoints * scale))
-	// First each figure on its own: two that land on the same graphic are
-	// both reverted and take no further part.
-	frozen := make([]bool, len(figs))
-	for k := range figs {
-		// Where two OCR boxes overlap, neither may claim the shared strip
-		// as its seed: the white margins of two pictures often overlap.
-		exclude := append([]image.Rectangle(nil), text...)
-		for j := range figs {
-			if j != k {
-				if shared := orig[k].Intersect(orig[j]); !shared.Empty() {
-					exclude = append(exclude, shared)
-				}
-			}
-		}
-		cur[k], outcome[k] = refineOne(gray, orig[k], exclude, gutter, scale)
-	}
-	for a := range figs {
-		for b := a + 1; b < len(figs); b++ {
-			if overlapShare(cur[a], cur[b]) >= SharedGraphic && (cur[a] != orig[a] || cur[b] != orig[b]) {
-				frozen[a], frozen[b] = true, true
-			}
-		}
-	}
-	for k := range figs {
-		if frozen[k] {
-			cur[k], outcome[k] = orig[k], OutcomeSharedGraphic
-		}
-	}
-	// Then adjacent figures are re-seeded from each other's results: each
-	// sees the others' latest boxes as off limits, until nothing moves.
-	for range FigureRounds {
-		changed := false
-		for k := range figs {
-			if frozen[k] {
-				continue
-			}
-			exclude := append([]image.Rectangle(nil), text...)
-			for j := range figs {
-				if j != k {
-					exclude = append(exclude, cur[j])
-				}
-			}
-			next, why := refineOne(gray, orig[k], exclude, gutter, scale)
-			if next != cur[k] || why != outcome[k] {
-				changed = true
-			}
-			cur[k], outcome[k] = next, why
-		}
-		if !changed {
-			break
 		}
 	}
 	changes := make([]FigureChange, len(figs))
+	if len(figs) == 0 {
+		return out, changes
+	}
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		// Without a usable scale no box can be mapped to pixels; keeping
+		// every box is the only answer that cannot damage a crop.
+		for k, i := range figs {
+			changes[k] = FigureChange{ID: out[i].ID, From: out[i].BBox, To: out[i].BBox, Outcome: OutcomeKept}
+		}
+		return out, changes
+	}
+	p := newFigurePass(render, scale)
+	var text []image.Rectangle
+	for _, r := range out {
+		// Labels cleanup moved into a picture (axis values, callouts) are
+		// its own marks; fencing them off would trim the picture's edges.
+		if !IsVisual(r.Kind) && r.Kind != KindTextInFigure {
+			text = append(text, PixelRect(r.BBox, scale, p.bounds).Inset(-textPad).Intersect(p.bounds))
+		}
+	}
+	n := len(figs)
+	orig := make([]image.Rectangle, n)
+	cur := make([]image.Rectangle, n)
+	outcome := make([]string, n)
+	for k, i := range figs {
+		orig[k] = PixelRect(out[i].BBox, scale, p.bounds)
+	}
+
+	// Where two OCR boxes overlap, neither may seed from the shared strip:
+	// the white margins of neighbouring pictures often overlap, and a seed
+	// that starts on the other picture's ink swallows it. The strip is only
+	// barred from seeding; growth may still cross it, so a picture whose
+	// edge lies inside the strip is not cut short.
+	strips := make([][]image.Rectangle, n)
+	for k := range n {
+		for j := range n {
+			if j != k {
+				if s := orig[k].Intersect(orig[j]); !s.Empty() {
+					strips[k] = append(strips[k], s)
+				}
+			}
+		}
+	}
+	// Alone first, so two figures that find the same graphic are caught
+	// before either can fence the other off it.
+	for k := range n {
+		cur[k], outcome[k] = p.refine(orig[k], text, strips[k])
+	}
+	frozen := make([]bool, n)
+	p.revertShared(orig, cur, outcome, frozen)
+
+	// Then re-seeded from each other: each figure sees the others' latest
+	// boxes as off limits, so neighbours split the ink between them instead
+	// of both claiming it. A figure whose off-limits set did not change
+	// would get the same answer, so it is not recomputed.
+	seen := make([][]image.Rectangle, n)
+	moved := make([]bool, n)
+	settled := false
+	for range FigureRounds {
+		clear(moved)
+		anyMoved := false
+		for k := range n {
+			if frozen[k] {
+				continue
+			}
+			others := make([]image.Rectangle, 0, n-1)
+			for j := range n {
+				if j != k {
+					others = append(others, cur[j])
+				}
+			}
+			if seen[k] != nil && slices.Equal(seen[k], others) {
+				continue
+			}
+			seen[k] = others
+			next, why := p.refine(orig[k], append(slices.Clone(text), others...), strips[k])
+			if next != cur[k] {
+				moved[k], anyMoved = true, true
+			}
+			cur[k], outcome[k] = next, why
+		}
+		if !anyMoved {
+			settled = true
+			break
+		}
+	}
+	if !settled {
+		// Still moving after the last round: no fixed point was reached, so
+		// the rule says the old box stays.
+		for k := range n {
+			if moved[k] {
+				cur[k], outcome[k] = orig[k], OutcomeUnstable
+			}
+		}
+	}
+	// Fences only cover the others' boxes; a figure can still grow around a
+	// small neighbour and end up holding it.
+	p.revertShared(orig, cur, outcome, frozen)
+
 	for k, i := range figs {
 		from := out[i].BBox
 		if cur[k] != orig[k] {
@@ -145,69 +198,147 @@ func RefineFigures(render image.Image, scale float64, regions []Region) ([]Regio
 	return out, changes
 }
 
-// refineOne derives one figure's box and checks it (rules 1–4): joined
-// through gutters, solid or framed, not shrunk below the floor, and a fixed
-// point of the same rules.
-func refineOne(gray *image.Gray, box image.Rectangle, exclude []image.Rectangle, gutter int, scale float64) (image.Rectangle, string) {
-	margin := int(math.Max(searchMinPoints*scale, searchShare*float64(max(box.Dx(), box.Dy()))))
-	window := box.Inset(-margin).Intersect(gray.Bounds())
-	ink := newInkMap(gray, window, exclude)
-	cand := ink.grow(box, gutter)
-	if cand.Empty() {
-		return box, OutcomeKept
+// figurePass holds what every figure on one page shares, so the render is
+// read once however many figures and rounds there are.
+type figurePass struct {
+	bounds image.Rectangle
+	ink    []uint8 // 1 where the render has a mark, row-major over bounds
+	scale  float64
+	gutter int
+	sum    []int32 // scratch for the summed-area table, reused across figures
+	cells  []uint8 // scratch for the masked window
+}
+
+func newFigurePass(render image.Image, scale float64) *figurePass {
+	b := render.Bounds()
+	return &figurePass{
+		bounds: b,
+		ink:    inkPlane(render),
+		scale:  scale,
+		gutter: int(math.Ceil(gutterPoints * scale)),
 	}
-	if area(toPoints(cand, 1)) < ShrinkFloor*area(toPoints(box, 1)) {
-		return box, OutcomeShrink
+}
+
+// revertShared applies the shared-graphic rule: a pair counts only when at
+// least one of them moved, since two OCR boxes that already overlapped and
+// stayed put have found nothing new.
+func (p *figurePass) revertShared(orig, cur []image.Rectangle, outcome []string, frozen []bool) {
+	hit := make([]bool, len(cur))
+	for a := range cur {
+		for b := a + 1; b < len(cur); b++ {
+			if frozen[a] || frozen[b] {
+				continue
+			}
+			if overlapShare(cur[a], cur[b]) >= SharedGraphic && (cur[a] != orig[a] || cur[b] != orig[b]) {
+				hit[a], hit[b] = true, true
+			}
+		}
 	}
-	if !ink.solid(cand) {
-		return box, OutcomeNotSolid
+	for k := range cur {
+		if hit[k] {
+			frozen[k] = true
+			cur[k], outcome[k] = orig[k], OutcomeSharedGraphic
+		}
 	}
-	if again := ink.grow(cand, gutter); !near(again, cand, 1) {
-		return box, OutcomeUnstable
+}
+
+// refine is the whole per-figure rule set (rules 1–4). fence is never ink
+// (text, other figures); noSeed may be grown through but not started from.
+// A candidate is only accepted if deriving again from it gives it back. The
+// second derivation gets a search window of its own because that is what a
+// later run on the stored box would see; re-checking inside the first
+// window would bless a box that only stopped at the window's edge.
+func (p *figurePass) refine(seed image.Rectangle, fence, noSeed []image.Rectangle) (image.Rectangle, string) {
+	cand, why := p.derive(seed, fence, noSeed)
+	if why != OutcomeRefined {
+		return cand, why
 	}
-	if cand == box {
-		return box, OutcomeKept
+	if _, again := p.derive(cand, fence, noSeed); again != OutcomeKept {
+		return seed, OutcomeUnstable
 	}
 	return cand, OutcomeRefined
 }
 
-// inkMap is a summed-area table of ink pixels over a window.
+// derive fits one seed to the ink around it and applies the acceptance
+// rules; a refused candidate returns the seed.
+func (p *figurePass) derive(seed image.Rectangle, fence, noSeed []image.Rectangle) (image.Rectangle, string) {
+	if seed.Empty() {
+		return seed, OutcomeKept
+	}
+	margin := max(
+		int(math.Ceil(searchMinPoints*p.scale)),
+		int(math.Ceil(searchShare*float64(max(seed.Dx(), seed.Dy())))),
+	)
+	win := seed.Inset(-margin).Intersect(p.bounds)
+	start := seed
+	if len(noSeed) > 0 {
+		// The start is read from its own table because the scratch buffers
+		// are shared; the growth table below replaces it.
+		start = p.inkMap(win, append(slices.Clone(fence), noSeed...)).bboxIn(seed)
+		if start.Empty() {
+			return seed, OutcomeKept
+		}
+	}
+	m := p.inkMap(win, fence)
+	cand := m.grow(start, p.gutter)
+	switch {
+	case cand.Empty():
+		return seed, OutcomeKept
+	case pixelArea(cand) < ShrinkFloor*pixelArea(seed):
+		return seed, OutcomeShrink
+	case !m.solid(cand):
+		return seed, OutcomeNotSolid
+	case near(cand, seed, stablePixels):
+		// A one-pixel move is rounding, not a finding; keeping the stored
+		// box exactly is what makes a second run a no-op.
+		return seed, OutcomeKept
+	}
+	return cand, OutcomeRefined
+}
+
+// inkMap is a summed-area table of ink over a window, so any rectangle's
+// ink count costs four lookups however large the page.
 type inkMap struct {
 	win image.Rectangle
 	sum []int32 // (w+1)*(h+1)
 	w   int
 }
 
-func newInkMap(gray *image.Gray, win image.Rectangle, exclude []image.Rectangle) *inkMap {
+// inkMap builds the table for win with the excluded areas treated as paper.
+// Exclusions are painted into a copy once, so a page of many text boxes
+// costs their area, not boxes × pixels.
+func (p *figurePass) inkMap(win image.Rectangle, exclude []image.Rectangle) *inkMap {
 	w, h := win.Dx(), win.Dy()
-	m := &inkMap{win: win, sum: make([]int32, (w+1)*(h+1)), w: w}
-	// Excluded areas are painted once, so a page of a thousand text boxes
-	// costs their area, not boxes × pixels.
-	off := make([]bool, w*h)
+	p.cells = resize(p.cells, w*h)
+	p.sum = resize(p.sum, (w+1)*(h+1))
+	cells, sum := p.cells[:w*h], p.sum[:(w+1)*(h+1)]
+	pw := p.bounds.Dx()
+	for y := range h {
+		src := (win.Min.Y-p.bounds.Min.Y+y)*pw + win.Min.X - p.bounds.Min.X
+		copy(cells[y*w:(y+1)*w], p.ink[src:src+w])
+	}
 	for _, r := range exclude {
 		r = r.Intersect(win)
 		for y := r.Min.Y; y < r.Max.Y; y++ {
-			row := off[(y-win.Min.Y)*w:]
-			for x := r.Min.X; x < r.Max.X; x++ {
-				row[x-win.Min.X] = true
-			}
+			row := (y - win.Min.Y) * w
+			clear(cells[row+r.Min.X-win.Min.X : row+r.Max.X-win.Min.X])
 		}
 	}
-	for y := 0; y < h; y++ {
-		var row int32
-		py := win.Min.Y + y
-		for x := 0; x < w; x++ {
-			px := win.Min.X + x
-			if gray.Pix[gray.PixOffset(px, py)] < InkLuminance && !off[y*w+x] {
-				row++
-			}
-			m.sum[(y+1)*(w+1)+x+1] = m.sum[y*(w+1)+x+1] + row
+	clear(sum[:w+1])
+	for y := range h {
+		var run int32
+		above, here := sum[y*(w+1):], sum[(y+1)*(w+1):]
+		here[0] = 0
+		for x, c := range cells[y*w : (y+1)*w] {
+			run += int32(c)
+			here[x+1] = above[x+1] + run
 		}
 	}
-	return m
+	return &inkMap{win: win, sum: sum, w: w}
 }
 
-// count returns the ink pixels inside r (clipped to the window).
+// count returns the ink pixels inside r; outside the window counts as paper
+// because the search may not look there.
 func (m *inkMap) count(r image.Rectangle) int {
 	r = r.Intersect(m.win)
 	if r.Empty() {
@@ -215,49 +346,53 @@ func (m *inkMap) count(r image.Rectangle) int {
 	}
 	x0, y0 := r.Min.X-m.win.Min.X, r.Min.Y-m.win.Min.Y
 	x1, y1 := r.Max.X-m.win.Min.X, r.Max.Y-m.win.Min.Y
-	s := m.sum
-	return int(s[y1*(m.w+1)+x1] - s[y0*(m.w+1)+x1] - s[y1*(m.w+1)+x0] + s[y0*(m.w+1)+x0])
+	s, st := m.sum, m.w+1
+	return int(s[y1*st+x1] - s[y0*st+x1] - s[y1*st+x0] + s[y0*st+x0])
 }
 
-// bboxIn is the bounding box of the ink inside r.
+// bboxIn trims r to its ink, so white margins in an OCR box never survive.
 func (m *inkMap) bboxIn(r image.Rectangle) image.Rectangle {
 	r = r.Intersect(m.win)
 	if m.count(r) == 0 {
 		return image.Rectangle{}
 	}
-	for r.Min.Y < r.Max.Y && m.count(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+1)) == 0 {
+	for m.count(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+1)) == 0 {
 		r.Min.Y++
 	}
-	for r.Max.Y > r.Min.Y && m.count(image.Rect(r.Min.X, r.Max.Y-1, r.Max.X, r.Max.Y)) == 0 {
+	for m.count(image.Rect(r.Min.X, r.Max.Y-1, r.Max.X, r.Max.Y)) == 0 {
 		r.Max.Y--
 	}
-	for r.Min.X < r.Max.X && m.count(image.Rect(r.Min.X, r.Min.Y, r.Min.X+1, r.Max.Y)) == 0 {
+	for m.count(image.Rect(r.Min.X, r.Min.Y, r.Min.X+1, r.Max.Y)) == 0 {
 		r.Min.X++
 	}
-	for r.Max.X > r.Min.X && m.count(image.Rect(r.Max.X-1, r.Min.Y, r.Max.X, r.Max.Y)) == 0 {
+	for m.count(image.Rect(r.Max.X-1, r.Min.Y, r.Max.X, r.Max.Y)) == 0 {
 		r.Max.X--
 	}
 	return r
 }
 
 // grow starts from the ink inside seed and takes in every mark within a
-// gutter of the box until nothing more joins (rule 2).
+// gutter of the box until nothing more joins (rule 2): that one rule both
+// bridges the white gutters of a card grid and walks from bar to bar
+// through a sparse chart. No step cap is needed: every step that does not
+// stop widens the box, and the box cannot leave the window.
 func (m *inkMap) grow(seed image.Rectangle, gutter int) image.Rectangle {
 	box := m.bboxIn(seed)
 	if box.Empty() {
 		return box
 	}
-	for range maxGrowSteps {
+	for {
 		next := m.bboxIn(box.Inset(-gutter)).Union(box)
 		if next == box {
-			break
+			return box
 		}
 		box = next
 	}
-	return box
 }
 
-// solid: nearly every row and every column of r has ink (rule 3).
+// solid applies rule 3's shape test: nearly every row and every column of r
+// holds ink, which filled pictures and framed charts pass and a box joining
+// two far-apart marks does not.
 func (m *inkMap) solid(r image.Rectangle) bool {
 	rows, cols := 0, 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
@@ -274,16 +409,18 @@ func (m *inkMap) solid(r image.Rectangle) bool {
 }
 
 // PixelRect converts a box in points to the render's pixel rectangle at
-// scale, rounding outward and clipping to bounds.
+// scale, rounding outward (so a crop never loses an edge pixel) and
+// clipping to bounds.
 func PixelRect(b BBox, scale float64, bounds image.Rectangle) image.Rectangle {
 	r := image.Rect(
-		int(math.Floor(b[0]*scale)), int(math.Floor(b[1]*scale)),
-		int(math.Ceil((b[0]+b[2])*scale)), int(math.Ceil((b[1]+b[3])*scale)),
+		int(math.Floor(b[0]*scale+roundingSlack)), int(math.Floor(b[1]*scale+roundingSlack)),
+		int(math.Ceil((b[0]+b[2])*scale-roundingSlack)), int(math.Ceil((b[1]+b[3])*scale-roundingSlack)),
 	)
 	return r.Intersect(bounds)
 }
 
-// CropPixels copies exactly the render's pixels inside r.
+// CropPixels copies exactly the render's pixels inside r into a new image
+// with its origin at 0,0, so the crop never aliases the render's buffer.
 func CropPixels(render image.Image, r image.Rectangle) (*image.RGBA, error) {
 	r = r.Intersect(render.Bounds())
 	if r.Empty() {
@@ -294,29 +431,75 @@ func CropPixels(render image.Image, r image.Rectangle) (*image.RGBA, error) {
 	return dst, nil
 }
 
+// inkPlane marks every pixel darker than InkLuminance. Renders decode as
+// RGBA or Gray, so those skip the per-pixel interface call that would
+// otherwise dominate a 2-megapixel page; luminance follows color.GrayModel
+// so every image type draws the line in the same place.
+func inkPlane(img image.Image) []uint8 {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	ink := make([]uint8, w*h)
+	mark := func(y16 uint32) uint8 {
+		if y16>>8 < InkLuminance {
+			return 1
+		}
+		return 0
+	}
+	switch src := img.(type) {
+	case *image.Gray:
+		for y := range h {
+			row := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):][:w]
+			for x, v := range row {
+				if v < InkLuminance {
+					ink[y*w+x] = 1
+				}
+			}
+		}
+	case *image.RGBA:
+		for y := range h {
+			row := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):][:4*w]
+			for x := range w {
+				r, g, bl := uint32(row[4*x])*0x101, uint32(row[4*x+1])*0x101, uint32(row[4*x+2])*0x101
+				ink[y*w+x] = mark((19595*r + 38470*g + 7471*bl + 1<<15) >> 16)
+			}
+		}
+	default:
+		for y := range h {
+			for x := range w {
+				g := color.Gray16Model.Convert(img.At(b.Min.X+x, b.Min.Y+y)).(color.Gray16)
+				ink[y*w+x] = mark(uint32(g.Y))
+			}
+		}
+	}
+	return ink
+}
+
 func toPoints(r image.Rectangle, scale float64) BBox {
 	return BBox{float64(r.Min.X) / scale, float64(r.Min.Y) / scale, float64(r.Dx()) / scale, float64(r.Dy()) / scale}
 }
 
-func toGray(img image.Image) *image.Gray {
-	if g, ok := img.(*image.Gray); ok {
-		return g
-	}
-	g := image.NewGray(img.Bounds())
-	draw.Draw(g, g.Bounds(), img, img.Bounds().Min, draw.Src)
-	return g
-}
+func pixelArea(r image.Rectangle) float64 { return float64(r.Dx()) * float64(r.Dy()) }
 
+// overlapShare is measured against the smaller box so a small figure lying
+// inside a big one counts as sharing it.
 func overlapShare(a, b image.Rectangle) float64 {
 	in := a.Intersect(b)
 	if in.Empty() {
 		return 0
 	}
-	small := min(a.Dx()*a.Dy(), b.Dx()*b.Dy())
-	return float64(in.Dx()*in.Dy()) / float64(max(small, 1))
+	return pixelArea(in) / math.Max(math.Min(pixelArea(a), pixelArea(b)), 1)
 }
 
 func near(a, b image.Rectangle, tol int) bool {
 	d := func(x, y int) bool { return x-y <= tol && y-x <= tol }
 	return d(a.Min.X, b.Min.X) && d(a.Min.Y, b.Min.Y) && d(a.Max.X, b.Max.X) && d(a.Max.Y, b.Max.Y)
+}
+
+// resize returns s with room for n, keeping its storage when it suffices so
+// the pass allocates its scratch once per page.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
