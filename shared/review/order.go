@@ -1,0 +1,80 @@
+package review
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lectern/lectern/shared/magazine"
+)
+
+// FixOrder re-reads every page's order from its regions, without OCR;
+// hand-ordered pages are skipped. It returns the pages changed and skipped.
+func (e *Editor) FixOrder(ctx context.Context, issue string, pages []int) (changed, skipped []int, out Outcome, err error) {
+	out, err = e.Change(ctx, issue, Options{}, func(st *state) error {
+		changed, skipped = nil, nil
+		for _, n := range pages {
+			p, _, err := st.Page(n)
+			if err != nil {
+				return err
+			}
+			if p.HandOrdered {
+				skipped = append(skipped, n)
+				continue
+			}
+			next := magazine.ApplyOrder(p)
+			if fmt.Sprint(next.Order) != fmt.Sprint(p.Order) {
+				st.PutPage(next)
+				changed = append(changed, n)
+			}
+		}
+		return nil
+	})
+	return changed, skipped, out, err
+}
+
+// backupSK holds a page's regions before an on-demand cleanup.
+func backupSK(n int) string { return fmt.Sprintf("BACKUP#%04d", n) }
+
+// Cleanup runs the cleanup rules on demand, keeping a layout backup first.
+func (e *Editor) Cleanup(ctx context.Context, issue string, page int) ([]magazine.Change, Outcome, error) {
+	var changes []magazine.Change
+	out, err := e.Change(ctx, issue, Options{Undoable: true}, func(st *state) error {
+		p, _, err := st.Page(page)
+		if err != nil {
+			return err
+		}
+		if err := st.PutBackup(p); err != nil {
+			return err
+		}
+		next, ch := magazine.Cleanup(p)
+		changes = ch
+		if !next.HandOrdered {
+			next = magazine.ApplyOrder(next)
+		}
+		st.PutPage(next)
+		return nil
+	})
+	return changes, out, err
+}
+
+// RestoreBackup puts back the regions saved before the last on-demand
+// cleanup of the page.
+func (e *Editor) RestoreBackup(ctx context.Context, issue string, page int) (magazine.Page, Outcome, error) {
+	var restored magazine.Page
+	out, err := e.Change(ctx, issue, Options{Undoable: true}, func(st *state) error {
+		if _, _, err := st.Page(page); err != nil {
+			return err
+		}
+		backup, err := st.Backup(page)
+		if err != nil {
+			return err
+		}
+		if backup.Number == 0 {
+			return fmt.Errorf("page %d has no layout backup (run cleanup first): %w", page, ErrNotFound)
+		}
+		restored = backup
+		st.PutPage(restored)
+		return nil
+	})
+	return restored, out, err
+}
