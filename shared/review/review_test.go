@@ -63,6 +63,8 @@ func fixture(t *testing.T) (*Editor, *issues.Repo, *pictures) {
 	return NewEditor(New(table, time.Now), pics), repo, pics
 }
 
+func ref(id string) magazine.RegionRef { return magazine.RegionRef{Page: 1, Region: id} }
+
 func status(err error) int {
 	var p interface{ ProblemStatus() int }
 	if errors.As(err, &p) {
@@ -97,7 +99,7 @@ func TestDeleteTwiceAnswers404(t *testing.T) {
 func TestUndoRestoresByteIdenticalState(t *testing.T) {
 	e, repo, _ := fixture(t)
 	ctx := context.Background()
-	art, _, err := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{{1, "p1"}, {1, "p2"}})
+	art, _, err := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("p1"), ref("p2")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +187,7 @@ func TestBulkRetypeWithOneUndo(t *testing.T) {
 func TestSplitAndMergeKeepArticleMembership(t *testing.T) {
 	e, repo, _ := fixture(t)
 	ctx := context.Background()
-	art, _, _ := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{{1, "h1"}, {1, "p1"}, {1, "p2"}})
+	art, _, _ := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("h1"), ref("p1"), ref("p2")})
 	parts, _, err := e.Split(ctx, issueID, 1, "p1", len("First paragraph."), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +196,7 @@ func TestSplitAndMergeKeepArticleMembership(t *testing.T) {
 		t.Fatalf("split parts = %+v", parts)
 	}
 	arts, _ := e.Articles(ctx, issueID)
-	want := []magazine.RegionRef{{1, "h1"}, {1, "p1"}, {1, parts[1].ID}, {1, "p2"}}
+	want := []magazine.RegionRef{ref("h1"), ref("p1"), ref(parts[1].ID), ref("p2")}
 	if fmt.Sprint(arts[0].Regions) != fmt.Sprint(want) {
 		t.Fatalf("after split the article is %v, want %v", arts[0].Regions, want)
 	}
@@ -203,7 +205,7 @@ func TestSplitAndMergeKeepArticleMembership(t *testing.T) {
 		t.Fatalf("merge = %+v, %q, %v", merged, removed, err)
 	}
 	arts, _ = e.Articles(ctx, issueID)
-	if fmt.Sprint(arts[0].Regions) != fmt.Sprint([]magazine.RegionRef{{1, "h1"}, {1, "p1"}, {1, "p2"}}) || arts[0].ID != art.ID {
+	if fmt.Sprint(arts[0].Regions) != fmt.Sprint([]magazine.RegionRef{ref("h1"), ref("p1"), ref("p2")}) || arts[0].ID != art.ID {
 		t.Fatalf("after merge the article is %v", arts[0].Regions)
 	}
 	p, _, _ := repo.Page(ctx, issueID, 1)
@@ -215,7 +217,7 @@ func TestSplitAndMergeKeepArticleMembership(t *testing.T) {
 func TestTextToImageFoldsTextInside(t *testing.T) {
 	e, repo, pics := fixture(t)
 	ctx := context.Background()
-	_, _, _ = e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{{1, "p3"}})
+	_, _, _ = e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("p3")})
 	kind := magazine.KindFigure
 	r, out, err := e.UpdateRegion(ctx, issueID, 1, "p3", RegionPatch{Kind: &kind}, 0)
 	if err != nil || out.UndoToken == "" || r.CropKey == "" || pics.crops.Load() != 1 {
@@ -258,22 +260,22 @@ func TestMoveRereadKeepsOldTextWhenNothingReadable(t *testing.T) {
 func TestApprove(t *testing.T) {
 	e, _, _ := fixture(t)
 	ctx := context.Background()
-	art, _, _ := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{{1, "h1"}, {1, "p1"}})
-	if _, _, err := e.UpdateArticle(ctx, issueID, art.ID, ArticlePatch{Images: []magazine.RegionRef{{1, "i1"}}}); err != nil {
+	art, _, _ := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("h1"), ref("p1")})
+	if _, _, err := e.UpdateArticle(ctx, issueID, art.ID, ArticlePatch{Images: []magazine.RegionRef{ref("i1")}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.DeleteRegions(ctx, issueID, 1, []string{"p2"}, 0); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{{1, "h1"}, {1, "p2"}}, []magazine.RegionRef{{1, "i1"}})
+	_, _, err := e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p2")}, []magazine.RegionRef{ref("i1")})
 	if status(err) != 422 || !errorsContain(err, "p2") {
 		t.Fatalf("approve with a vanished id = %v, want 422 naming p2", err)
 	}
-	_, _, err = e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{{1, "h1"}, {1, "p1"}}, []magazine.RegionRef{})
+	_, _, err = e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p1")}, []magazine.RegionRef{})
 	if status(err) != 409 {
 		t.Fatalf("approve with a stale image list = %v, want 409", err)
 	}
-	a, _, err := e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{{1, "h1"}, {1, "p1"}}, []magazine.RegionRef{{1, "i1"}})
+	a, _, err := e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p1")}, []magazine.RegionRef{ref("i1")})
 	if err != nil || !a.Approved || len(a.Images) != 1 {
 		t.Fatalf("approve = %+v, %v", a, err)
 	}
