@@ -17,11 +17,13 @@ import (
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/enginesapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/httpapi/reviewapi"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/pipeline"
+	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store"
 	"github.com/lectern/lectern/statemachines"
@@ -44,6 +46,7 @@ type Deps struct {
 	Settings *settings.Service
 	Cards    *cards.Service
 	Issues   *issues.Repo
+	Review   *review.Editor
 	Steps    *pipeline.Steps
 	// Ingest walks the state machine in-process; nil in AWS, where Step
 	// Functions runs it.
@@ -72,6 +75,7 @@ func (d *Deps) wireMagazine(local bool) error {
 		Repo: d.Issues, Blobs: d.Blobs, Sources: d.Uploads, Limits: pdf.DefaultLimits(),
 		DPI: pipeline.DefaultDPI, OCR: d.ocrChain, Clock: d.Clock,
 	}
+	d.Review = review.NewEditor(review.New(d.Table, d.Clock), d.Steps)
 	if !local {
 		return nil
 	}
@@ -126,6 +130,7 @@ func (d *Deps) Features() []httpapi.Feature {
 		httpapi.Settings(d.Settings),
 		enginesapi.Feature(d.Cards),
 		magazineapi.Feature(d.MagazineDeps()),
+		reviewapi.Feature(d.Review),
 	}
 }
 

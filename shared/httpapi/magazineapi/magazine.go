@@ -132,6 +132,7 @@ type PageListOutput struct {
 // PageView is a page with a link to its render.
 type PageView struct {
 	magazine.Page
+	Version  int64  `json:"version" doc:"send as If-Match with an edit to refuse it (409) if the page changed since"`
 	ImageURL string `json:"image_url,omitempty"`
 }
 
@@ -318,7 +319,7 @@ func Feature(d MagazineDeps) httpapi.Feature {
 			OperationID: "get-page", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}",
 			Summary: "A page: regions (kind, bbox, text, original_text), reading order, engine, render link", Tags: tags,
 		}, func(ctx context.Context, in *PagePath) (*PageOutput, error) {
-			p, _, err := d.Repo.Page(ctx, in.ID, in.Page)
+			p, version, err := d.Repo.Page(ctx, in.ID, in.Page)
 			if err != nil {
 				return nil, httpapi.Problem(log, err)
 			}
@@ -329,7 +330,7 @@ func Feature(d MagazineDeps) httpapi.Feature {
 			if in.IfNoneMatch == etag {
 				return nil, huma.Status304NotModified()
 			}
-			view := PageView{Page: p}
+			view := PageView{Page: p, Version: version}
 			if p.RenderKey != "" {
 				if view.ImageURL, err = d.Media.PresignGet(ctx, p.RenderKey, blobURLTTL); err != nil {
 					return nil, httpapi.Problem(log, err)

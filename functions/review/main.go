@@ -1,0 +1,16 @@
+// Command review serves region review and articles (edits with undo,
+// reading order, cleanup, approval) through API Gateway v2. Re-reading an
+// area uses MuPDF and Tesseract, so it is built like recognize (Makefile).
+package main
+
+import (
+	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/httpapi/reviewapi"
+)
+
+func main() {
+	app.StartLambda(func(d *app.Deps) any {
+		return app.LambdaHTTP(lectern.Version(), d.Log, reviewapi.Feature(d.Review))
+	})
+}

@@ -1,0 +1,240 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/magazine"
+)
+
+// ingestSample uploads the generated three-page sample and waits for it.
+func ingestSample(t *testing.T, c *apiClient) string {
+	t.Helper()
+	status, b := c.upload("harbour.pdf", samplePDF(), "")
+	if status != http.StatusAccepted {
+		t.Fatalf("upload = %d %s", status, b)
+	}
+	id := decode[magazine.Issue](t, b).ID
+	if v := c.waitReady(id); v.Status != magazine.IssueReady {
+		t.Fatalf("ingest: %+v", v.Issue)
+	}
+	return id
+}
+
+func (c *apiClient) page(id string, n int) magazineapi.PageView {
+	c.t.Helper()
+	status, _, b := c.do(http.MethodGet, fmt.Sprintf("/api/magazine/%s/pages/%d", id, n), nil)
+	if status != http.StatusOK {
+		c.t.Fatalf("GET page: %d %s", status, b)
+	}
+	return decode[magazineapi.PageView](c.t, b)
+}
+
+func regionByText(t *testing.T, p magazineapi.PageView, prefix string) magazine.Region {
+	t.Helper()
+	for _, r := range p.Regions {
+		if strings.HasPrefix(r.Text, prefix) {
+			return r
+		}
+	}
+	t.Fatalf("no region starting %q on page %d", prefix, p.Number)
+	return magazine.Region{}
+}
+
+type outcome struct {
+	UndoToken   string `json:"undo_token"`
+	UndoCleared bool   `json:"undo_cleared"`
+}
+
+func TestReviewOverHTTP(t *testing.T) {
+	c := newLocalApp(t)
+	id := ingestSample(t, c)
+	base := "/api/magazine/" + id + "/pages/1"
+	p := c.page(id, 1)
+	head := regionByText(t, p, "Harbour Reborn")
+	byline := regionByText(t, p, "By Ada")
+	left := regionByText(t, p, "Left column 1")
+
+	// An article of the headline, byline and left column.
+	body := fmt.Sprintf(`{"title":"Harbour","regions":[{"page":1,"region":%q},{"page":1,"region":%q},{"page":1,"region":%q}]}`, head.ID, byline.ID, left.ID)
+	status, _, b := c.do(http.MethodPost, "/api/magazine/"+id+"/articles", []byte(body))
+	if status != http.StatusCreated {
+		t.Fatalf("create article: %d %s", status, b)
+	}
+	var created struct{ Article magazine.Article }
+	json.Unmarshal(b, &created)
+	art := created.Article.ID
+
+	t.Run("delete twice answers 404; undo restores the region byte for byte", func(t *testing.T) {
+		before := c.page(id, 1)
+		status, _, b := c.do(http.MethodDelete, base+"/regions/"+byline.ID, nil)
+		if status != http.StatusOK {
+			t.Fatalf("delete: %d %s", status, b)
+		}
+		tok := decode[outcome](t, b).UndoToken
+		if status, _, _ := c.do(http.MethodDelete, base+"/regions/"+byline.ID, nil); status != http.StatusNotFound {
+			t.Fatalf("second delete = %d, want 404", status)
+		}
+		status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/undo", []byte(`{"token":"`+tok+`"}`))
+		if status != http.StatusOK {
+			t.Fatalf("undo: %d %s", status, b)
+		}
+		after := c.page(id, 1)
+		x, _ := json.Marshal(before.Regions)
+		y, _ := json.Marshal(after.Regions)
+		if string(x) != string(y) {
+			t.Fatalf("undo did not restore the regions:\n%s\n%s", x, y)
+		}
+	})
+
+	t.Run("undo after another change answers 409 with a reason", func(t *testing.T) {
+		status, _, b := c.do(http.MethodPost, base+"/regions/bulk", []byte(`{"ids":["`+left.ID+`"],"action":"set-kind","kind":"sidebar"}`))
+		if status != http.StatusOK {
+			t.Fatalf("bulk retype: %d %s", status, b)
+		}
+		tok := decode[outcome](t, b).UndoToken
+		status, _, b = c.do(http.MethodPatch, base+"/regions/"+head.ID, []byte(`{"text":"Harbour Reborn!"}`))
+		if status != http.StatusOK || !decode[outcome](t, b).UndoCleared {
+			t.Fatalf("text edit: %d %s", status, b)
+		}
+		status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/undo", []byte(`{"token":"`+tok+`"}`))
+		if status != http.StatusConflict || !strings.Contains(string(b), "detail") {
+			t.Fatalf("stale undo = %d %s, want 409", status, b)
+		}
+	})
+
+	t.Run("split and merge keep the article's membership", func(t *testing.T) {
+		status, _, b := c.do(http.MethodPost, base+"/regions/"+left.ID+"/split", []byte(`{"offset":12}`))
+		if status != http.StatusOK {
+			t.Fatalf("split: %d %s", status, b)
+		}
+		var split struct{ Regions []magazine.Region }
+		json.Unmarshal(b, &split)
+		_, _, b = c.do(http.MethodGet, "/api/magazine/"+id+"/articles", nil)
+		if !strings.Contains(string(b), split.Regions[1].ID) {
+			t.Fatalf("the new part is not in the article: %s", b)
+		}
+		status, _, b = c.do(http.MethodPost, base+"/regions/"+left.ID+"/merge-next", nil)
+		if status != http.StatusOK {
+			t.Fatalf("merge: %d %s", status, b)
+		}
+		_, _, b = c.do(http.MethodGet, "/api/magazine/"+id+"/articles", nil)
+		if strings.Contains(string(b), `"`+split.Regions[1].ID+`"`) {
+			t.Fatalf("the merged-away part is still in the article: %s", b)
+		}
+	})
+
+	t.Run("moving a picture re-crops it from the render", func(t *testing.T) {
+		var pic magazine.Region
+		for _, r := range c.page(id, 1).Regions {
+			if magazine.IsVisual(r.Kind) {
+				pic = r
+			}
+		}
+		box := pic.BBox
+		box[2] -= 20
+		status, _, b := c.do(http.MethodPatch, base+"/regions/"+pic.ID, []byte(fmt.Sprintf(`{"bbox":[%g,%g,%g,%g]}`, box[0], box[1], box[2], box[3])))
+		if status != http.StatusOK {
+			t.Fatalf("move picture: %d %s", status, b)
+		}
+		var moved struct{ Region magazine.Region }
+		json.Unmarshal(b, &moved)
+		if moved.Region.CropKey == pic.CropKey || moved.Region.CropKey == "" {
+			t.Fatalf("crop not re-cut: %q → %q", pic.CropKey, moved.Region.CropKey)
+		}
+		crop := fetchPNG(t, c, "/api/magazine/"+id+"/pages/1/crops/"+pic.ID)
+		render := fetchPNG(t, c, "/api/magazine/"+id+"/pages/1/image")
+		want := magazine.PixelRect(box, 150.0/72, render.Bounds())
+		if crop.Bounds().Dx() != want.Dx() || crop.Bounds().Dy() != want.Dy() {
+			t.Fatalf("crop %v, want %v", crop.Bounds(), want)
+		}
+	})
+
+	t.Run("approve with a vanished id fails naming it", func(t *testing.T) {
+		status, _, b := c.do(http.MethodPost, "/api/magazine/"+id+"/articles/"+art+"/approve",
+			[]byte(fmt.Sprintf(`{"regions":[{"page":1,"region":%q},{"page":1,"region":"gone9"}],"images":[]}`, head.ID)))
+		if status != http.StatusUnprocessableEntity || !strings.Contains(string(b), "gone9") {
+			t.Fatalf("approve = %d %s", status, b)
+		}
+		status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/articles/"+art+"/approve",
+			[]byte(fmt.Sprintf(`{"regions":[{"page":1,"region":%q}],"images":[]}`, head.ID)))
+		if status != http.StatusOK || !strings.Contains(string(b), `"approved":true`) {
+			t.Fatalf("approve = %d %s", status, b)
+		}
+		_, _, b = c.do(http.MethodGet, "/api/magazine/"+id+"/articles/"+art+"/text", nil)
+		if !strings.Contains(string(b), "Harbour Reborn!") {
+			t.Fatalf("article text = %s", b)
+		}
+	})
+
+	t.Run("a hand-ordered page is left alone by fix reading order", func(t *testing.T) {
+		ids := c.page(id, 2).Order
+		reversed := make([]string, len(ids))
+		for i, x := range ids {
+			reversed[len(ids)-1-i] = x
+		}
+		js, _ := json.Marshal(map[string]any{"ids": reversed})
+		if status, _, b := c.do(http.MethodPut, "/api/magazine/"+id+"/pages/2/order", js); status != http.StatusOK {
+			t.Fatalf("set order: %d %s", status, b)
+		}
+		status, _, b := c.do(http.MethodPost, "/api/magazine/"+id+"/fix-order", []byte(`{"pages":[1,2,3]}`))
+		if status != http.StatusOK || !strings.Contains(string(b), `"skipped":[2]`) {
+			t.Fatalf("fix order: %d %s", status, b)
+		}
+		if got := c.page(id, 2); !got.HandOrdered || fmt.Sprint(got.Order) != fmt.Sprint(reversed) {
+			t.Fatalf("page 2 order changed: %v", got.Order)
+		}
+	})
+
+	t.Run("a stale If-Match answers 409 and changes nothing", func(t *testing.T) {
+		p := c.page(id, 3)
+		r := regionByText(t, p, "Right column 3")
+		status, _, _ := c.do(http.MethodPatch, fmt.Sprintf("/api/magazine/%s/pages/3/regions/%s", id, r.ID), []byte(`{"text":"x"}`), "If-Match", fmt.Sprint(p.Version-1))
+		if status != http.StatusConflict {
+			t.Fatalf("stale edit = %d, want 409", status)
+		}
+		if regionByText(t, c.page(id, 3), "Right column 3").Text != r.Text {
+			t.Fatal("the stale edit changed the region")
+		}
+	})
+
+	t.Run("100 concurrent edits to one page lose nothing", func(t *testing.T) {
+		before := len(c.page(id, 3).Regions)
+		var wg sync.WaitGroup
+		codes := make(chan int, 100)
+		for i := range 100 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				body := fmt.Sprintf(`{"bbox":[%d,%d,8,8],"kind":"image"}`, 20+(i%50)*10, 600+(i/50)*20)
+				req, _ := http.NewRequest(http.MethodPost, c.base+"/api/magazine/"+id+"/pages/3/regions", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					codes <- 0
+					return
+				}
+				resp.Body.Close()
+				codes <- resp.StatusCode
+			}()
+		}
+		wg.Wait()
+		close(codes)
+		created := 0
+		for code := range codes {
+			if code == http.StatusCreated {
+				created++
+			}
+		}
+		after := len(c.page(id, 3).Regions)
+		t.Logf("100 concurrent edits: %d created, regions %d → %d", created, before, after)
+		if created != 100 || after != before+100 {
+			t.Fatalf("%d of 100 edits answered 201; regions %d → %d", created, before, after)
+		}
+	})
+}

@@ -1,0 +1,120 @@
+package reviewapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/review"
+)
+
+// ArticleOut is one article after a change.
+type ArticleOut struct {
+	Body struct {
+		Article magazine.Article `json:"article"`
+		review.Outcome
+	}
+}
+
+func articleOut(a magazine.Article, o review.Outcome) *ArticleOut {
+	out := &ArticleOut{}
+	out.Body.Article, out.Body.Outcome = a, o
+	return out
+}
+
+func registerArticles(api huma.API, ed *review.Editor, tags []string, fail func(error) error) {
+	base := "/api/magazine/{doc}/articles"
+	huma.Register(api, huma.Operation{OperationID: "list-articles", Method: http.MethodGet, Path: base, Summary: "An issue's articles", Tags: tags},
+		func(ctx context.Context, in *DocPath) (*struct {
+			Body struct {
+				Articles []magazine.Article `json:"articles"`
+			}
+		}, error) {
+			arts, err := ed.Articles(ctx, in.Doc)
+			if err != nil {
+				return nil, fail(err)
+			}
+			out := &struct {
+				Body struct {
+					Articles []magazine.Article `json:"articles"`
+				}
+			}{}
+			out.Body.Articles = append([]magazine.Article{}, arts...)
+			return out, nil
+		})
+	huma.Register(api, huma.Operation{OperationID: "create-article", Method: http.MethodPost, Path: base, Summary: "Group regions into a new article",
+		Tags: tags, DefaultStatus: http.StatusCreated, MaxBodyBytes: 256 << 10},
+		func(ctx context.Context, in *struct {
+			DocPath
+			Body struct {
+				Title   string               `json:"title,omitempty" maxLength:"300"`
+				Regions []magazine.RegionRef `json:"regions,omitempty" maxItems:"5000"`
+			}
+		}) (*ArticleOut, error) {
+			a, o, err := ed.CreateArticle(ctx, in.Doc, in.Body.Title, in.Body.Regions)
+			if err != nil {
+				return nil, fail(err)
+			}
+			return articleOut(a, o), nil
+		})
+	huma.Register(api, huma.Operation{OperationID: "update-article", Method: http.MethodPatch, Path: base + "/{article}",
+		Summary: "Rename an article, or replace its ordered regions or its image list", Tags: tags, MaxBodyBytes: 256 << 10},
+		func(ctx context.Context, in *struct {
+			ArticlePath
+			Body review.ArticlePatch
+		}) (*ArticleOut, error) {
+			a, o, err := ed.UpdateArticle(ctx, in.Doc, in.Article, in.Body)
+			if err != nil {
+				return nil, fail(err)
+			}
+			return articleOut(a, o), nil
+		})
+	huma.Register(api, huma.Operation{OperationID: "delete-article", Method: http.MethodDelete, Path: base + "/{article}",
+		Summary: "Delete an article (its regions stay)", Tags: tags},
+		func(ctx context.Context, in *ArticlePath) (*OutcomeOut, error) {
+			o, err := ed.DeleteArticle(ctx, in.Doc, in.Article)
+			if err != nil {
+				return nil, fail(err)
+			}
+			return &OutcomeOut{Body: o}, nil
+		})
+	huma.Register(api, huma.Operation{OperationID: "approve-article", Method: http.MethodPost, Path: base + "/{article}/approve",
+		Summary: "Approve with the region and image ids shown; a vanished id fails naming it, a stale image list is refused", Tags: tags, MaxBodyBytes: 256 << 10},
+		func(ctx context.Context, in *struct {
+			ArticlePath
+			Body struct {
+				Regions []magazine.RegionRef `json:"regions" maxItems:"5000"`
+				Images  []magazine.RegionRef `json:"images" maxItems:"500"`
+			}
+		}) (*ArticleOut, error) {
+			a, o, err := ed.Approve(ctx, in.Doc, in.Article, in.Body.Regions, in.Body.Images)
+			if err != nil {
+				return nil, fail(err)
+			}
+			return articleOut(a, o), nil
+		})
+	huma.Register(api, huma.Operation{OperationID: "article-text", Method: http.MethodGet, Path: base + "/{article}/text",
+		Summary: "The article's text in order; descriptions=1 adds figure descriptions where the figures occur", Tags: tags},
+		func(ctx context.Context, in *struct {
+			ArticlePath
+			Descriptions int `query:"descriptions" enum:"0,1" required:"false"`
+		}) (*struct {
+			Body struct {
+				Text string `json:"text"`
+			}
+		}, error) {
+			text, err := ed.ArticleText(ctx, in.Doc, in.Article, in.Descriptions == 1)
+			if err != nil {
+				return nil, fail(err)
+			}
+			out := &struct {
+				Body struct {
+					Text string `json:"text"`
+				}
+			}{}
+			out.Body.Text = text
+			return out, nil
+		})
+}
