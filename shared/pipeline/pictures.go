@@ -94,4 +94,3 @@ func (s *Steps) ReadArea(ctx context.Context, page magazine.Page, box magazine.B
 	}
 	return strings.Join(parts, " "), nil
 }
-
