@@ -213,6 +213,22 @@ func (r *Repo) Page(ctx context.Context, id string, n int) (magazine.Page, int64
 	return p, v, nil
 }
 
+// PageJSON returns a page's stored JSON as it is, with its version, for
+// readers that pass it on without decoding it.
+func (r *Repo) PageJSON(ctx context.Context, id string, n int) ([]byte, int64, error) {
+	if err := ValidateID(id); err != nil {
+		return nil, 0, err
+	}
+	it, err := r.table.Get(ctx, issuePK(id), pageSK(n))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, 0, fmt.Errorf("issue %s page %d: %w", id, n, ErrNotFound)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return it.Data, it.Version, nil
+}
+
 // Pages returns every page of an issue in page order.
 func (r *Repo) Pages(ctx context.Context, id string) ([]magazine.Page, error) {
 	var out []magazine.Page

@@ -8,10 +8,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -315,28 +317,36 @@ func Feature(d MagazineDeps) httpapi.Feature {
 			return out, nil
 		})
 
+		// The page is the review screen's hot read: its stored JSON is passed
+		// on without decoding, with the version and the render link added.
+		pageSchema := api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(PageView{}), true, "PageView")
 		huma.Register(api, huma.Operation{
 			OperationID: "get-page", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}",
-			Summary: "A page: regions (kind, bbox, text, original_text), reading order, engine, render link", Tags: tags,
-		}, func(ctx context.Context, in *PagePath) (*PageOutput, error) {
-			p, version, err := d.Repo.Page(ctx, in.ID, in.Page)
+			Summary: "A page: regions (kind, bbox, text, original_text), reading order, engine, version, render link", Tags: tags,
+			Responses: map[string]*huma.Response{"200": {
+				Description: "The page",
+				Content:     map[string]*huma.MediaType{"application/json": {Schema: pageSchema}},
+			}},
+		}, func(ctx context.Context, in *PagePath) (*RawPageOutput, error) {
+			raw, version, err := d.Repo.PageJSON(ctx, in.ID, in.Page)
 			if err != nil {
 				return nil, httpapi.Problem(log, err)
 			}
-			etag, err := etagOf(p)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
+			etag := fmt.Sprintf(`W/"v%d"`, version)
 			if in.IfNoneMatch == etag {
 				return nil, huma.Status304NotModified()
 			}
-			view := PageView{Page: p, Version: version}
-			if p.RenderKey != "" {
-				if view.ImageURL, err = d.Media.PresignGet(ctx, p.RenderKey, blobURLTTL); err != nil {
+			imageURL := ""
+			if bytes.Contains(raw, []byte(`"render_key":"`)) {
+				if imageURL, err = d.Media.PresignGet(ctx, issues.RenderKey(in.ID, in.Page), blobURLTTL); err != nil {
 					return nil, httpapi.Problem(log, err)
 				}
 			}
-			return &PageOutput{ETag: etag, Body: view}, nil
+			body, err := withFields(raw, version, imageURL)
+			if err != nil {
+				return nil, httpapi.Problem(log, err)
+			}
+			return &RawPageOutput{ETag: etag, ContentType: "application/json", Body: body}, nil
 		})
 
 		huma.Register(api, huma.Operation{
@@ -438,6 +448,34 @@ func createIssue(ctx context.Context, d MagazineDeps, title string, status magaz
 	}
 	got, _, err := d.Repo.Get(ctx, id)
 	return got, err
+}
+
+// RawPageOutput is a page passed on as stored (documented as PageView).
+type RawPageOutput struct {
+	ETag        string `header:"ETag"`
+	ContentType string `header:"Content-Type"`
+	Body        []byte
+}
+
+// withFields adds the version and the render link to a page's stored JSON
+// object.
+func withFields(raw []byte, version int64, imageURL string) ([]byte, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[len(raw)-1] != '}' {
+		return nil, errors.New("stored page is not a JSON object")
+	}
+	out := make([]byte, 0, len(raw)+len(imageURL)+48)
+	out = append(out, raw[:len(raw)-1]...)
+	out = fmt.Appendf(out, `,"version":%d`, version)
+	if imageURL != "" {
+		link, err := json.Marshal(imageURL)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, `,"image_url":`...)
+		out = append(out, link...)
+	}
+	return append(out, '}'), nil
 }
 
 // etagOf is a strong validator over the JSON the client would get.
