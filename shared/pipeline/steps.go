@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lectern/lectern/shared/blob"
@@ -49,6 +50,44 @@ type Steps struct {
 	// text layer and Tesseract only.
 	OCR   func(ctx context.Context) (OCRChain, error)
 	Clock func() time.Time
+
+	renders renderCache
+}
+
+// renderCache keeps the last few decoded page renders: review edits crop
+// the same page again and again, and a render never changes under its key.
+type renderCache struct {
+	mu      sync.Mutex
+	entries []cachedRender // most recent last
+}
+
+type cachedRender struct {
+	key string
+	img image.Image
+}
+
+// renderCacheSize is how many decoded renders stay (about 8 MiB each at 150 DPI).
+const renderCacheSize = 4
+
+func (c *renderCache) get(key string) (image.Image, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, e := range c.entries {
+		if e.key == key {
+			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
+			return e.img, true
+		}
+	}
+	return nil, false
+}
+
+func (c *renderCache) put(key string, img image.Image) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = append(c.entries, cachedRender{key, img})
+	if len(c.entries) > renderCacheSize {
+		c.entries = c.entries[len(c.entries)-renderCacheSize:]
+	}
 }
 
 // Handlers maps the definition's Task resources to the steps.
@@ -646,11 +685,19 @@ func (s *Steps) loadRender(ctx context.Context, page magazine.Page) (PageImage, 
 }
 
 func (s *Steps) loadRenderImage(ctx context.Context, page magazine.Page) (image.Image, error) {
+	if img, ok := s.renders.get(page.RenderKey); ok {
+		return img, nil
+	}
 	pi, err := s.loadRender(ctx, page)
 	if err != nil {
 		return nil, err
 	}
-	return png.Decode(bytes.NewReader(pi.PNG))
+	img, err := png.Decode(bytes.NewReader(pi.PNG))
+	if err != nil {
+		return nil, err
+	}
+	s.renders.put(page.RenderKey, img)
+	return img, nil
 }
 
 func (s *Steps) dpi() int {

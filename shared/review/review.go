@@ -15,10 +15,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lectern/lectern/shared/magazine"
@@ -48,18 +50,44 @@ type problem struct {
 func (p *problem) Error() string      { return p.msg }
 func (p *problem) ProblemStatus() int { return p.status }
 
-// maxAttempts bounds optimistic retries of a change made without If-Match.
-const maxAttempts = 25
+// maxAttempts bounds optimistic retries of a change made without If-Match;
+// retries back off with jitter so many writers to one issue take turns.
+const maxAttempts = 40
 
 // Service edits issues in a table.
 type Service struct {
 	table store.Table
 	clock func() time.Time
+	// locks serialise this process's changes to one issue, so concurrent
+	// edits queue instead of retrying against each other; the conditional
+	// writes still guard against other processes (other Lambdas).
+	locks sync.Map // issue id → *sync.Mutex
 }
 
 // New returns a Service over table.
 func New(table store.Table, clock func() time.Time) *Service {
 	return &Service{table: table, clock: clock}
+}
+
+func (s *Service) lock(issueID string) func() {
+	m, _ := s.locks.LoadOrStore(issueID, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+// backoff waits a random time that grows with the attempt (at most ~0.5 s).
+func backoff(ctx context.Context, attempt int) error {
+	limit := time.Duration(min(1<<attempt, 64)) * 8 * time.Millisecond
+	n, _ := rand.Int(rand.Reader, big.NewInt(int64(limit)))
+	t := time.NewTimer(time.Duration(n.Int64()))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 func issuePK(id string) string { return "ISSUE#" + id }
@@ -257,7 +285,13 @@ type Outcome struct {
 // in one transaction; a concurrent write makes it read and apply again
 // (or answer ErrConflict under IfMatch).
 func (s *Service) Change(ctx context.Context, issueID string, opts Options, fn func(st *state) error) (Outcome, error) {
-	for range maxAttempts {
+	defer s.lock(issueID)()
+	for attempt := range maxAttempts {
+		if attempt > 0 {
+			if err := backoff(ctx, attempt); err != nil {
+				return Outcome{}, err
+			}
+		}
 		st := newState(s, ctx, issueID)
 		meta, err := st.get(store.Key{PK: issuePK(issueID), SK: metaSK})
 		if err != nil {
@@ -462,6 +496,7 @@ func (s *Service) secret(ctx context.Context) ([]byte, error) {
 // Undo restores the state before the change that issued tok, only if
 // nothing else has changed since.
 func (s *Service) Undo(ctx context.Context, issueID, tok string) (Outcome, error) {
+	defer s.lock(issueID)()
 	t, err := parseToken(tok)
 	if err != nil || t.Issue != issueID {
 		return Outcome{}, fmt.Errorf("token for another issue or malformed: %w", ErrBadToken)
