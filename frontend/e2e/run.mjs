@@ -269,6 +269,110 @@ try {
     await context.close();
   });
 
+  await test('review: select, delete and undo, rectangle select, drag, edit text without triggering shortcuts, split, order, articles', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([samplePDF()], { type: 'application/pdf' }), 'review.pdf');
+    const issue = await (await fetch(`${server.base}/api/magazine`, { method: 'POST', body: form })).json();
+    for (let i = 0; i < 100; i++) {
+      const v = await (await fetch(`${server.base}/api/magazine/${issue.id}`)).json();
+      if (v.status === 'ready') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const api = async (path) => (await fetch(`${server.base}/api/magazine/${issue.id}${path}`)).json();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    await page.goto(`${server.base}/#/magazine/${issue.id}/1`);
+    const rect = (text) => api('/pages/1').then((p) => p.regions.find((r) => (r.text ?? '').startsWith(text)));
+    const byline = await rect('By Ada');
+    const left = await rect('Left column 1');
+    const h1 = await rect('Harbour Reborn');
+    const box = (id) => page.locator(`svg.overlay rect[data-id="${id}"]`);
+    await box(h1.id).waitFor();
+    const total = await page.locator('svg.overlay rect[data-id]').count();
+
+    // Click, shift-click, delete both, then undo.
+    await box(h1.id).click();
+    await box(byline.id).click({ modifiers: ['Shift'] });
+    check((await page.locator('svg.overlay rect.selected').count()) === 2, 'two regions selected');
+    await page.getByRole('button', { name: 'Delete (2)' }).click();
+    await page.getByTestId('review-status').filter({ hasText: 'Deleted 2 regions.' }).waitFor();
+    check((await page.locator('svg.overlay rect[data-id]').count()) === total - 2, 'two boxes gone');
+    check((await page.locator('svg.overlay rect.selected').count()) === 0, 'the selection followed the delete');
+    await page.getByTestId('undo').click();
+    await page.getByTestId('review-status').filter({ hasText: 'Undone.' }).waitFor();
+    check((await page.locator('svg.overlay rect[data-id]').count()) === total, 'undo brought them back');
+    check(await page.getByTestId('undo').isDisabled(), 'the Undo button is cleared after undoing');
+
+    // Rectangle selection around the headline and byline.
+    const svg = await page.locator('svg.overlay').boundingBox();
+    const pt = (x, y) => [svg.x + (x * svg.width) / 612, svg.y + (y * svg.height) / 792];
+    const [ax, ay] = pt(60, 45);
+    const [bx, by] = pt(400, 118);
+    await page.mouse.move(ax, ay);
+    await page.mouse.down();
+    await page.mouse.move((ax + bx) / 2, (ay + by) / 2);
+    await page.mouse.move(bx, by);
+    await page.mouse.up();
+    check((await page.locator('svg.overlay rect.selected').count()) === 2, `rectangle selected 2 (got ${await page.locator('svg.overlay rect.selected').count()})`);
+
+    // Drag the byline 20 points down.
+    await box(byline.id).click();
+    const bb = await box(byline.id).boundingBox();
+    await page.mouse.move(bb.x + bb.width / 2, bb.y + bb.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(bb.x + bb.width / 2, bb.y + bb.height / 2 + (20 * svg.height) / 792, { steps: 4 });
+    await page.mouse.up();
+    await page.getByTestId('review-status').filter({ hasText: 'Moved.' }).waitFor();
+    const moved = await rect('By Ada');
+    check(Math.abs(moved.bbox[1] - byline.bbox[1] - 20) < 2, `moved 20 pt down (${byline.bbox[1]} → ${moved.bbox[1]})`);
+
+    // Letters typed in the editor never trigger shortcuts; focus stays on the row.
+    const editor = page.getByLabel(`Text of ${left.id}`);
+    await editor.click();
+    await editor.press('Control+End');
+    await editor.pressSequentially(' umoit');
+    check(!(await page.getByRole('button', { name: /Save order/ }).isVisible()), 'typing o did not enter reading-order mode');
+    await editor.press('Tab');
+    await page.getByTestId('review-status').filter({ hasText: 'Text saved.' }).waitFor();
+    check((await rect('Left column 1')).text.endsWith(' umoit'), 'the typed letters were saved as text');
+    check((await page.evaluate(() => document.activeElement?.id)) === `edit-${left.id}`, 'focus returned to the same row after the redraw');
+
+    // Split at the cursor: the new part joins the selection.
+    await editor.click();
+    await editor.evaluate((el) => el.setSelectionRange(12, 12));
+    await page.locator(`li[data-region="${left.id}"]`).getByRole('button', { name: 'Split at cursor' }).click();
+    await page.getByTestId('review-status').filter({ hasText: 'Split at the cursor.' }).waitFor();
+    check((await rect('Left column')).text === 'Left column', 'split at the cursor');
+
+    // Reading order by clicks, then automatic again.
+    await page.keyboard.press('Escape');
+    await page.locator('svg.overlay').click({ position: { x: 2, y: 2 } });
+    await page.getByRole('button', { name: 'Reading order' }).click();
+    await box(left.id).click();
+    await box(h1.id).click();
+    await page.getByRole('button', { name: 'Save order (2)' }).click();
+    await page.getByTestId('review-status').filter({ hasText: 'Reading order set by hand.' }).waitFor();
+    let p1 = await api('/pages/1');
+    check(p1.hand_ordered && p1.order[0] === left.id && p1.order[1] === h1.id, `hand order saved: ${p1.order.slice(0, 2)}`);
+    await page.getByRole('button', { name: 'Automatic order' }).click();
+    await page.getByTestId('review-status').filter({ hasText: 'Automatic order.' }).waitFor();
+    p1 = await api('/pages/1');
+    check(!p1.hand_ordered && p1.order[0] !== left.id, 'automatic order unlocked the page');
+
+    // An article from the selection; a deleted member is left out of approval.
+    await box(h1.id).click();
+    await box(byline.id).click({ modifiers: ['Shift'] });
+    await page.getByRole('button', { name: 'New article from selection' }).click();
+    await page.getByTestId('review-status').filter({ hasText: 'Article created.' }).waitFor();
+    await box(byline.id).click();
+    await page.keyboard.press('Delete');
+    await page.getByTestId('review-status').filter({ hasText: 'Deleted.' }).waitFor();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('review-status').filter({ hasText: 'Article approved.' }).waitFor();
+    const arts = (await api('/articles')).articles;
+    check(arts.length === 1 && arts[0].approved && arts[0].regions.length === 1 && arts[0].regions[0].region === h1.id, `approved with existing ids only: ${JSON.stringify(arts)}`);
+    await page.close();
+  });
+
   const token = 'e2e-token-0123456789abcdef';
   const guarded = await startServer({ LECTERN_TOKEN: token });
   await test('token: the app asks for the token, then settings load', async () => {

@@ -55,7 +55,7 @@ func (m Membership) Follow(page int, articles []Article) []Article {
 }
 
 func follow(page int, refs []RegionRef, m Membership) []RegionRef {
-	var out []RegionRef
+	out := []RegionRef{} // an empty list, never null, for clients
 	for _, r := range refs {
 		if r.Page == page && slices.Contains(m.Removed, r.Region) {
 			continue

@@ -233,6 +233,13 @@ func (st *state) Articles() ([]magazine.Article, error) {
 
 // PutArticle records an article write (new or changed).
 func (st *state) PutArticle(a magazine.Article) {
+	// Lists are always lists in JSON, never null.
+	if a.Regions == nil {
+		a.Regions = []magazine.RegionRef{}
+	}
+	if a.Images == nil {
+		a.Images = []magazine.RegionRef{}
+	}
 	if _, ok := st.articles[a.ID]; !ok {
 		st.articles[a.ID] = &item{key: store.Key{PK: issuePK(st.issueID), SK: articleSK(a.ID)}}
 	}

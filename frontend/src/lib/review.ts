@@ -1,0 +1,160 @@
+// Region review: API calls and the pure rules the review page follows
+// (selection, shortcuts, reading-order mode, approval payloads), mirroring
+// shared/review and reviewapi.
+import { call } from './api';
+import type { BBox, Page, Region } from './magazine';
+
+
+export interface Outcome {
+  undo_token?: string;
+  /** The change cleared the stored undo point: the Undo button goes away. */
+  undo_cleared?: boolean;
+  revision: number;
+}
+
+export interface RegionRef {
+  page: number;
+  region: string;
+}
+
+export interface Article {
+  id: string;
+  title: string;
+  regions: RegionRef[];
+  images: RegionRef[];
+  approved: boolean;
+}
+
+const pagePath = (doc: string, page: number) => `magazine/${doc}/pages/${page}`;
+
+export const reviewApi = {
+  patch: (doc: string, page: number, id: string, body: Record<string, unknown>) =>
+    call<Outcome & { region: Region }>('PATCH', `${pagePath(doc, page)}/regions/${encodeURIComponent(id)}`, body),
+  remove: (doc: string, page: number, id: string) => call<Outcome>('DELETE', `${pagePath(doc, page)}/regions/${encodeURIComponent(id)}`),
+  split: (doc: string, page: number, id: string, offset: number) =>
+    call<Outcome & { regions: Region[] }>('POST', `${pagePath(doc, page)}/regions/${encodeURIComponent(id)}/split`, { offset }),
+  mergeNext: (doc: string, page: number, id: string) =>
+    call<Outcome & { region: Region; removed: string }>('POST', `${pagePath(doc, page)}/regions/${encodeURIComponent(id)}/merge-next`),
+  add: (doc: string, page: number, bbox: BBox, kind: string) =>
+    call<Outcome & { region: Region }>('POST', `${pagePath(doc, page)}/regions`, { bbox, kind }),
+  bulk: (doc: string, page: number, ids: string[], action: 'delete' | 'set-kind', kind?: string) =>
+    call<Outcome>('POST', `${pagePath(doc, page)}/regions/bulk`, { ids, action, kind }),
+  setOrder: (doc: string, page: number, ids: string[]) => call<Outcome & { page: Page }>('PUT', `${pagePath(doc, page)}/order`, { ids }),
+  autoOrder: (doc: string, page: number) => call<Outcome & { page: Page }>('DELETE', `${pagePath(doc, page)}/order`),
+  undo: (doc: string, token: string) => call<Outcome>('POST', `magazine/${doc}/undo`, { token }),
+  articles: (doc: string) => call<{ articles: Article[] }>('GET', `magazine/${doc}/articles`).then((r) => r.articles),
+  createArticle: (doc: string, title: string, regions: RegionRef[]) =>
+    call<Outcome & { article: Article }>('POST', `magazine/${doc}/articles`, { title, regions }),
+  updateArticle: (doc: string, id: string, patch: Partial<Pick<Article, 'title' | 'regions' | 'images'>>) =>
+    call<Outcome & { article: Article }>('PATCH', `magazine/${doc}/articles/${id}`, patch),
+  approve: (doc: string, id: string, regions: RegionRef[], images: RegionRef[]) =>
+    call<Outcome & { article: Article }>('POST', `magazine/${doc}/articles/${id}/approve`, { regions, images }),
+};
+
+/** The Undo button's token after an outcome: a new token, cleared, or unchanged. */
+export function nextUndo(current: string, o: Outcome): string {
+  if (o.undo_token) return o.undo_token;
+  if (o.undo_cleared) return '';
+  return current;
+}
+
+/** Selection after an edit: deleted ids leave it, a split adds its new part,
+ *  a merge keeps the survivor, a text→image change keeps the picture. */
+export function followSelection(selected: string[], change: { removed?: string[]; added?: string[] }): string[] {
+  const removed = new Set(change.removed ?? []);
+  const out = selected.filter((id) => !removed.has(id));
+  for (const id of change.added ?? []) if (!out.includes(id)) out.push(id);
+  return out;
+}
+
+/** Click selection: a plain click selects one region, shift-click toggles it. */
+export function clickSelect(selected: string[], id: string, shift: boolean): string[] {
+  if (!shift) return [id];
+  return selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id];
+}
+
+/** Regions whose box lies inside the rectangle (points) — rectangle selection. */
+export function inRectangle(regions: Region[], r: BBox): string[] {
+  const [x, y, w, h] = normalise(r);
+  return regions
+    .filter((g) => g.bbox[0] >= x && g.bbox[1] >= y && g.bbox[0] + g.bbox[2] <= x + w && g.bbox[1] + g.bbox[3] <= y + h)
+    .map((g) => g.id);
+}
+
+/** A rectangle dragged in any direction, as [x, y, w, h] with w, h ≥ 0. */
+export function normalise(r: BBox): BBox {
+  const [x, y, w, h] = r;
+  return [Math.min(x, x + w), Math.min(y, y + h), Math.abs(w), Math.abs(h)];
+}
+
+/** Move or resize a box by a drag of (dx, dy) points from a handle; the box
+ *  stays inside the page and at least 4 points on a side. */
+export function dragBox(b: BBox, handle: 'move' | 'nw' | 'ne' | 'sw' | 'se', dx: number, dy: number, page: { width: number; height: number }): BBox {
+  let [x0, y0, x1, y1] = [b[0], b[1], b[0] + b[2], b[1] + b[3]];
+  if (handle === 'move') {
+    const mx = Math.min(Math.max(dx, -x0), page.width - x1);
+    const my = Math.min(Math.max(dy, -y0), page.height - y1);
+    return [x0 + mx, y0 + my, b[2], b[3]];
+  }
+  if (handle.includes('w')) x0 = Math.min(Math.max(0, x0 + dx), x1 - 4);
+  if (handle.includes('e')) x1 = Math.max(Math.min(page.width, x1 + dx), x0 + 4);
+  if (handle.includes('n')) y0 = Math.min(Math.max(0, y0 + dy), y1 - 4);
+  if (handle.includes('s')) y1 = Math.max(Math.min(page.height, y1 + dy), y0 + 4);
+  return [x0, y0, x1 - x0, y1 - y0];
+}
+
+/** True when a key press belongs to a text field, never to a shortcut. */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!target || typeof (target as HTMLElement).tagName !== 'string') return false;
+  const el = target as HTMLElement;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+}
+
+/** The review page's shortcuts, shown in the UI. */
+export const SHORTCUTS: { key: string; action: string }[] = [
+  { key: 'Delete / Backspace', action: 'delete the selection' },
+  { key: 'u', action: 'undo the last change' },
+  { key: 'm', action: 'merge the selected region with the next' },
+  { key: 'i', action: 'make the selection a picture' },
+  { key: 't', action: 'make the selection a paragraph' },
+  { key: 'o', action: 'reading-order mode on/off' },
+  { key: 'Escape', action: 'clear the selection' },
+];
+
+/** Which action a key press outside text fields asks for, if any. */
+export function shortcut(e: { key: string; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean; target: EventTarget | null }): string {
+  if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return '';
+  switch (e.key) {
+    case 'Delete':
+    case 'Backspace':
+      return 'delete';
+    case 'u':
+      return 'undo';
+    case 'm':
+      return 'merge';
+    case 'i':
+      return 'to-image';
+    case 't':
+      return 'to-text';
+    case 'o':
+      return 'order-mode';
+    case 'Escape':
+      return 'clear';
+  }
+  return '';
+}
+
+/** Reading order after typing a position (1-based) for one region. */
+export function moveToPosition(order: string[], id: string, position: number): string[] {
+  const rest = order.filter((x) => x !== id);
+  const at = Math.min(Math.max(position - 1, 0), rest.length);
+  return [...rest.slice(0, at), id, ...rest.slice(at)];
+}
+
+/** Approval payload: only refs to regions that exist now (pages as loaded). */
+export function existingRefs(refs: RegionRef[], pages: Map<number, Page>): RegionRef[] {
+  return refs.filter((r) => {
+    const p = pages.get(r.page);
+    return !p || p.regions.some((g) => g.id === r.region);
+  });
+}
