@@ -73,7 +73,7 @@ func (d *Deps) wireMagazine(local bool) error {
 	d.Issues = issues.NewRepo(d.Table, d.Clock)
 	d.Steps = &pipeline.Steps{
 		Repo: d.Issues, Blobs: d.Blobs, Sources: d.Uploads, Limits: pdf.DefaultLimits(),
-		DPI: pipeline.DefaultDPI, OCR: d.ocrChain, Clock: d.Clock,
+		DPI: pipeline.DefaultDPI, OCR: d.ocrChain,
 	}
 	d.Review = review.NewEditor(review.New(d.Table, d.Clock), d.Steps)
 	if !local {

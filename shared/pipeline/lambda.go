@@ -9,6 +9,5 @@ import (
 // so the Lambda runtime reports the Go type name (TransientError,
 // InvalidInputError, OCRError) that the definition's Retry and Catch match.
 func Lambda[In, Out any](step func(context.Context, In) (Out, error)) func(context.Context, json.RawMessage) (json.RawMessage, error) {
-	h := handler(step)
-	return func(ctx context.Context, raw json.RawMessage) (json.RawMessage, error) { return h(ctx, raw) }
+	return handler(step)
 }

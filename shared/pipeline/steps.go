@@ -11,7 +11,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/engines/tesseract"
@@ -48,8 +47,7 @@ type Steps struct {
 	DPI     int
 	// OCR builds the chain for a page from the current settings; nil means
 	// text layer and Tesseract only.
-	OCR   func(ctx context.Context) (OCRChain, error)
-	Clock func() time.Time
+	OCR func(ctx context.Context) (OCRChain, error)
 
 	renders renderCache
 }
@@ -315,10 +313,8 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 	}
 	// Caption adjacency is judged against pictures as they will be shown.
 	pictures := pictureRegions(own.Pictures, paragraphBoxes(own.Blocks))
-	for i, r := range pictures {
-		if i == 0 {
-			own.Pictures = nil
-		}
+	own.Pictures = nil
+	for _, r := range pictures {
 		own.Pictures = append(own.Pictures, r.BBox)
 	}
 	window := []magazine.TextPage{}

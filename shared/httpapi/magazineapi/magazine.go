@@ -138,12 +138,6 @@ type PageView struct {
 	ImageURL string `json:"image_url,omitempty"`
 }
 
-// PageOutput answers GET …/pages/{page}.
-type PageOutput struct {
-	ETag string `header:"ETag"`
-	Body PageView
-}
-
 // PreviewOutput is a page's live preview: server-built, escaped HTML.
 type PreviewOutput struct {
 	ETag string `header:"ETag"`
