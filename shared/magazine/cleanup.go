@@ -130,10 +130,10 @@ func Cleanup(page Page) (Page, []Change) {
 			if !IsVisual(p.Kind) || p.ID == r.ID {
 				continue
 			}
-			if pageArea > 0 && area(p.BBox) > BackgroundPictureShare*pageArea {
+			if pageArea > 0 && p.BBox.Area() > BackgroundPictureShare*pageArea {
 				continue
 			}
-			if a := area(r.BBox); a > 0 && intersection(r.BBox, p.BBox) >= InsidePictureShare*a {
+			if a := r.BBox.Area(); a > 0 && r.BBox.Overlap(p.BBox) >= InsidePictureShare*a {
 				retype(i, KindTextInFigure, RuleTextInImage)
 				break
 			}
@@ -151,7 +151,7 @@ func Cleanup(page Page) (Page, []Change) {
 				alnum++
 			}
 		}
-		if alnum == 0 || (alnum <= NoiseMaxRunes && area(r.BBox) < NoiseMaxArea) {
+		if alnum == 0 || (alnum <= NoiseMaxRunes && r.BBox.Area() < NoiseMaxArea) {
 			retype(i, KindNoise, RuleNoise)
 		}
 	}
@@ -189,7 +189,7 @@ func Cleanup(page Page) (Page, []Change) {
 		}
 		keep := members[0]
 		for _, m := range members[1:] {
-			if a, b := area(page.Regions[m].BBox), area(page.Regions[keep].BBox); a > b || (a == b && position(m) < position(keep)) {
+			if a, b := page.Regions[m].BBox.Area(), page.Regions[keep].BBox.Area(); a > b || (a == b && position(m) < position(keep)) {
 				keep = m
 			}
 		}
@@ -248,15 +248,4 @@ func duplicateKey(text string) string {
 	return strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}), " ")
-}
-
-func area(b BBox) float64 { return max(b[2], 0) * max(b[3], 0) }
-
-func intersection(a, b BBox) float64 {
-	w := min(a[0]+a[2], b[0]+b[2]) - max(a[0], b[0])
-	h := min(a[1]+a[3], b[1]+b[3]) - max(a[1], b[1])
-	if w <= 0 || h <= 0 {
-		return 0
-	}
-	return w * h
 }

@@ -223,18 +223,12 @@ func MergeNext(p Page, id string) (Page, string, Membership, error) {
 	}
 	a.OriginalText = strings.TrimSpace(a.OriginalText + " " + bo)
 	a.Text = strings.TrimSpace(a.Text + " " + b.Text)
-	a.BBox = unionBBox(a.BBox, b.BBox)
+	a.BBox = a.BBox.Union(b.BBox)
 	a.CropKey = ""
 	p.Regions[i] = a
 	p.Regions = slices.Delete(p.Regions, j, j+1)
 	p.Order = slices.DeleteFunc(p.Order, func(o string) bool { return o == next })
 	return p, next, Membership{Removed: []string{next}}, nil
-}
-
-func unionBBox(a, b BBox) BBox {
-	x0, y0 := math.Min(a[0], b[0]), math.Min(a[1], b[1])
-	x1, y1 := math.Max(a[0]+a[2], b[0]+b[2]), math.Max(a[1]+a[3], b[1]+b[3])
-	return BBox{x0, y0, x1 - x0, y1 - y0}
 }
 
 // SetKind re-types regions. A text region that becomes a picture folds the
@@ -287,7 +281,7 @@ func foldInto(p *Page, i int) {
 		if j == i || IsVisual(r.Kind) || r.Kind == KindTextInFigure {
 			continue
 		}
-		if intersection(r.BBox, pic) >= 0.8*area(r.BBox) {
+		if r.BBox.Overlap(pic) >= 0.8*r.BBox.Area() {
 			r.CleanedFrom = &Cleaned{Kind: r.Kind, Rule: "folded-into-picture"}
 			r.Kind = KindTextInFigure
 		}

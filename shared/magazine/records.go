@@ -5,6 +5,26 @@ import "time"
 // BBox is [x, y, w, h] in PDF points (1/72 in) from the page's top-left corner.
 type BBox [4]float64
 
+// Area is the box's area in square points (0 for an empty box).
+func (b BBox) Area() float64 { return max(b[2], 0) * max(b[3], 0) }
+
+// Overlap is the area the two boxes share.
+func (b BBox) Overlap(o BBox) float64 {
+	w := min(b[0]+b[2], o[0]+o[2]) - max(b[0], o[0])
+	h := min(b[1]+b[3], o[1]+o[3]) - max(b[1], o[1])
+	if w <= 0 || h <= 0 {
+		return 0
+	}
+	return w * h
+}
+
+// Union is the smallest box holding both.
+func (b BBox) Union(o BBox) BBox {
+	x0, y0 := min(b[0], o[0]), min(b[1], o[1])
+	x1, y1 := max(b[0]+b[2], o[0]+o[2]), max(b[1]+b[3], o[1]+o[3])
+	return BBox{x0, y0, x1 - x0, y1 - y0}
+}
+
 // Region is one labelled box on a page.
 type Region struct {
 	ID           string `json:"id"`

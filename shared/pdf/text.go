@@ -145,7 +145,7 @@ func parseStext(data []byte) (magazine.TextPage, error) {
 				if line == nil {
 					line = &stextLine{box: q, sizes: map[float64]int{}}
 				}
-				line.box = union(line.box, q)
+				line.box = line.box.Union(q)
 				line.right = q[0] + q[2]
 				line.text.WriteString(attr(t, "c"))
 				line.sizes[math.Round(fontSize*10)/10]++
@@ -194,7 +194,7 @@ func mergeBlocks(blocks []magazine.TextBlock) []magazine.TextBlock {
 				math.Abs(a.BBox[0]-b.BBox[0]) <= paragraphIndentEms*math.Max(b.FontSize, 1) &&
 				gap >= -0.5*b.FontSize && gap <= paragraphGapEms*b.FontSize {
 				a.Text = joinText(a.Text, b.Text)
-				a.BBox = union(a.BBox, b.BBox)
+				a.BBox = a.BBox.Union(b.BBox)
 				a.LineCount += b.LineCount
 				joined = true
 				break
@@ -275,7 +275,7 @@ func joinLines(lines []*stextLine) magazine.TextBlock {
 			joined := joinText(text.String(), s)
 			text.Reset()
 			text.WriteString(joined)
-			box = union(box, l.box)
+			box = box.Union(l.box)
 		} else {
 			text.WriteString(s)
 		}
@@ -367,10 +367,4 @@ func parseQuad(s string) (magazine.BBox, bool) {
 	x0, x1 := slices.Min(xs), slices.Max(xs)
 	y0, y1 := slices.Min(ys), slices.Max(ys)
 	return magazine.BBox{x0, y0, x1 - x0, y1 - y0}, true
-}
-
-func union(a, b magazine.BBox) magazine.BBox {
-	x0, y0 := math.Min(a[0], b[0]), math.Min(a[1], b[1])
-	x1, y1 := math.Max(a[0]+a[2], b[0]+b[2]), math.Max(a[1]+a[3], b[1]+b[3])
-	return magazine.BBox{x0, y0, x1 - x0, y1 - y0}
 }

@@ -363,8 +363,8 @@ func pictureRegions(boxes, barriers []magazine.BBox) []magazine.Region {
 		joined = false
 		for i := 0; i < len(merged) && !joined; i++ {
 			for j := i + 1; j < len(merged); j++ {
-				if near(merged[i], merged[j], pictureJoinGap) && !coversAny(unionBox(merged[i], merged[j]), barriers) {
-					merged[i] = unionBox(merged[i], merged[j])
+				if near(merged[i], merged[j], pictureJoinGap) && !coversAny(merged[i].Union(merged[j]), barriers) {
+					merged[i] = merged[i].Union(merged[j])
 					merged = append(merged[:j], merged[j+1:]...)
 					joined = true
 					break
@@ -385,9 +385,7 @@ func pictureRegions(boxes, barriers []magazine.BBox) []magazine.Region {
 // coversAny: the box takes in a real share (a quarter) of some barrier.
 func coversAny(box magazine.BBox, barriers []magazine.BBox) bool {
 	for _, b := range barriers {
-		x0, y0 := max(box[0], b[0]), max(box[1], b[1])
-		x1, y1 := min(box[0]+box[2], b[0]+b[2]), min(box[1]+box[3], b[1]+b[3])
-		if x1 > x0 && y1 > y0 && (x1-x0)*(y1-y0) >= 0.25*b[2]*b[3] {
+		if overlap := box.Overlap(b); overlap > 0 && overlap >= 0.25*b.Area() {
 			return true
 		}
 	}
@@ -396,12 +394,6 @@ func coversAny(box magazine.BBox, barriers []magazine.BBox) bool {
 
 func near(a, b magazine.BBox, gap float64) bool {
 	return a[0]-gap <= b[0]+b[2] && b[0]-gap <= a[0]+a[2] && a[1]-gap <= b[1]+b[3] && b[1]-gap <= a[1]+a[3]
-}
-
-func unionBox(a, b magazine.BBox) magazine.BBox {
-	x0, y0 := min(a[0], b[0]), min(a[1], b[1])
-	x1, y1 := max(a[0]+a[2], b[0]+b[2]), max(a[1]+a[3], b[1]+b[3])
-	return magazine.BBox{x0, y0, x1 - x0, y1 - y0}
 }
 
 // RefineFigures re-derives picture boxes from the render, then cuts each
