@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lectern/lectern/shared/apierr"
 	"github.com/lectern/lectern/shared/engines"
 	"github.com/lectern/lectern/shared/engines/docker"
 	"github.com/lectern/lectern/shared/engines/urlsafe"
@@ -29,26 +30,18 @@ import (
 // so the one problem mapping needs no knowledge of cards.
 var (
 	// ErrInvalid: a card breaks a rule (name, kind, URL, container).
-	ErrInvalid error = &problem{"invalid engine card", http.StatusUnprocessableEntity}
+	ErrInvalid = apierr.New(http.StatusUnprocessableEntity, "invalid engine card")
 	// ErrNotFound: no card of that name on this instance.
-	ErrNotFound error = &problem{"engine card not found", http.StatusNotFound}
+	ErrNotFound = apierr.New(http.StatusNotFound, "engine card not found")
 	// ErrNeedsURL: the card has no URL and none can be assumed (AWS mode).
-	ErrNeedsURL error = &problem{"engine card needs a URL", http.StatusUnprocessableEntity}
+	ErrNeedsURL = apierr.New(http.StatusUnprocessableEntity, "engine card needs a URL")
 	// ErrNoContainer: the card names no container to control.
-	ErrNoContainer error = &problem{"engine card names no container", http.StatusUnprocessableEntity}
+	ErrNoContainer = apierr.New(http.StatusUnprocessableEntity, "engine card names no container")
 	// ErrRefusedURL: the server will not call the card's URL (engine URL safety).
-	ErrRefusedURL error = &problem{"engine URL refused", http.StatusUnprocessableEntity}
+	ErrRefusedURL = apierr.New(http.StatusUnprocessableEntity, "engine URL refused")
 	// ErrEngine: the engine or its Docker host answered with an error or not at all.
-	ErrEngine error = &problem{"engine call failed", http.StatusBadGateway}
+	ErrEngine = apierr.New(http.StatusBadGateway, "engine call failed")
 )
-
-type problem struct {
-	msg    string
-	status int
-}
-
-func (p *problem) Error() string      { return p.msg }
-func (p *problem) ProblemStatus() int { return p.status }
 
 // classify files a failure from an engine, Docker host or URL check under
 // this package's errors, keeping its own text.

@@ -9,7 +9,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/lectern/lectern/shared/blob"
-	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store"
 )
@@ -27,10 +26,6 @@ func Problem(log *slog.Logger, err error) error {
 		// Errors that know their status carry text meant for the user: a
 		// refused PDF's reason, or an engine's URL and answer (never a key).
 		return huma.NewError(refused.ProblemStatus(), err.Error())
-	case errors.Is(err, issues.ErrInvalid):
-		return huma.Error422UnprocessableEntity(err.Error())
-	case errors.Is(err, issues.ErrNotFound):
-		return huma.Error404NotFound(err.Error())
 	case errors.Is(err, settings.ErrInvalid), errors.Is(err, store.ErrInvalid), errors.Is(err, blob.ErrInvalidKey):
 		return huma.Error422UnprocessableEntity(err.Error())
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, blob.ErrNotFound):

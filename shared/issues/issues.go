@@ -10,10 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/lectern/lectern/shared/apierr"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/store"
 )
@@ -21,9 +23,9 @@ import (
 // Errors of this package.
 var (
 	// ErrNotFound: no such issue or page.
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = apierr.New(http.StatusNotFound, "not found")
 	// ErrInvalid: a malformed id or page number.
-	ErrInvalid = errors.New("invalid")
+	ErrInvalid = apierr.New(http.StatusUnprocessableEntity, "invalid")
 )
 
 // maxUpdateAttempts bounds optimistic retries when pages finish at once.

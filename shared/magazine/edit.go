@@ -1,21 +1,23 @@
 package magazine
 
 import (
-	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lectern/lectern/shared/apierr"
 )
 
 // Errors of region editing.
 var (
 	// ErrNoRegion: the page has no region with that id (a second delete).
-	ErrNoRegion = errors.New("no such region")
+	ErrNoRegion = apierr.New(http.StatusNotFound, "no such region")
 	// ErrBadEdit: the edit cannot apply (offset outside the text, no next
 	// region, a kind that does not exist, an empty box).
-	ErrBadEdit = errors.New("edit does not apply")
+	ErrBadEdit = apierr.New(http.StatusUnprocessableEntity, "edit does not apply")
 )
 
 // RegionRef names a region of an issue.

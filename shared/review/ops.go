@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -37,16 +36,6 @@ type RegionPatch struct {
 	Text        *string        `json:"text,omitempty" maxLength:"100000"`
 	Kind        *magazine.Kind `json:"kind,omitempty"`
 	Description *string        `json:"description,omitempty" maxLength:"2000"`
-}
-
-func mapEditErr(err error) error {
-	switch {
-	case errors.Is(err, magazine.ErrNoRegion):
-		return fmt.Errorf("%w (%w)", err, ErrNotFound)
-	case errors.Is(err, magazine.ErrBadEdit):
-		return fmt.Errorf("%w (%w)", err, ErrInvalid)
-	}
-	return err
 }
 
 func region(p magazine.Page, id string) (magazine.Region, bool) {
@@ -94,7 +83,7 @@ func (e *Editor) UpdateRegion(ctx context.Context, issue string, page int, id st
 		var recrop []string
 		if patch.BBox != nil {
 			if p, err = magazine.MoveRegion(p, id, *patch.BBox); err != nil {
-				return mapEditErr(err)
+				return err
 			}
 			recrop = append(recrop, id)
 			if patch.Reread && !magazine.IsVisual(old.Kind) {
@@ -104,7 +93,7 @@ func (e *Editor) UpdateRegion(ctx context.Context, issue string, page int, id st
 				}
 				if strings.TrimSpace(text) != "" { // nothing readable keeps the old text
 					if p, err = magazine.SetText(p, id, text); err != nil {
-						return mapEditErr(err)
+						return err
 					}
 				}
 			}
@@ -115,19 +104,19 @@ func (e *Editor) UpdateRegion(ctx context.Context, issue string, page int, id st
 			}
 			if strings.TrimSpace(text) != "" {
 				if p, err = magazine.SetText(p, id, text); err != nil {
-					return mapEditErr(err)
+					return err
 				}
 			}
 		}
 		if patch.Text != nil {
 			if p, err = magazine.SetText(p, id, *patch.Text); err != nil {
-				return mapEditErr(err)
+				return err
 			}
 		}
 		if patch.Kind != nil {
 			var more []string
 			if p, more, err = magazine.SetKind(p, []string{id}, *patch.Kind); err != nil {
-				return mapEditErr(err)
+				return err
 			}
 			recrop = append(recrop, more...)
 		}
@@ -158,7 +147,7 @@ func (e *Editor) DeleteRegions(ctx context.Context, issue string, page int, ids 
 		}
 		p, m, err := magazine.DeleteRegions(p, ids)
 		if err != nil {
-			return mapEditErr(err)
+			return err
 		}
 		st.PutPage(p)
 		return st.FollowMembership(page, m)
@@ -174,7 +163,7 @@ func (e *Editor) SetKinds(ctx context.Context, issue string, page int, ids []str
 		}
 		p, recrop, err := magazine.SetKind(p, ids, kind)
 		if err != nil {
-			return mapEditErr(err)
+			return err
 		}
 		if !p.HandOrdered {
 			p = magazine.ApplyOrder(p)
@@ -198,7 +187,7 @@ func (e *Editor) Split(ctx context.Context, issue string, page int, id string, o
 		}
 		p, newID, m, err := magazine.Split(p, id, offset)
 		if err != nil {
-			return mapEditErr(err)
+			return err
 		}
 		st.PutPage(p)
 		a, _ := region(p, id)
@@ -220,7 +209,7 @@ func (e *Editor) MergeNext(ctx context.Context, issue string, page int, id strin
 		}
 		p, gone, m, err := magazine.MergeNext(p, id)
 		if err != nil {
-			return mapEditErr(err)
+			return err
 		}
 		if err := e.recrop(st, &p, []string{id}); err != nil {
 			return err
@@ -249,7 +238,7 @@ func (e *Editor) AddRegion(ctx context.Context, issue string, page int, box maga
 		}
 		p, id, err := magazine.AddRegion(p, box, kind, strings.TrimSpace(text))
 		if err != nil {
-			return mapEditErr(err)
+			return err
 		}
 		if err := e.recrop(st, &p, []string{id}); err != nil {
 			return err
@@ -264,8 +253,7 @@ func (e *Editor) AddRegion(ctx context.Context, issue string, page int, box maga
 // SetOrder hand-orders a page (positions or a click sequence).
 func (e *Editor) SetOrder(ctx context.Context, issue string, page int, ids []string, ifMatch int64) (magazine.Page, Outcome, error) {
 	return e.pageChange(ctx, issue, page, ifMatch, false, func(p magazine.Page) (magazine.Page, error) {
-		p, err := magazine.SetOrder(p, ids)
-		return p, mapEditErr(err)
+		return magazine.SetOrder(p, ids)
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/http"
 	"slices"
 	"sort"
 	"strconv"
@@ -23,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lectern/lectern/shared/apierr"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/store"
 )
@@ -31,24 +33,16 @@ import (
 var (
 	// ErrConflict: the page changed since the client read it, or the undo
 	// token is stale because something else changed since.
-	ErrConflict error = &problem{"conflict", 409}
+	ErrConflict = apierr.New(http.StatusConflict, "conflict")
 	// ErrNothingToUndo: no undo point is stored (already undone or cleared).
-	ErrNothingToUndo error = &problem{"nothing to undo", 409}
+	ErrNothingToUndo = apierr.New(http.StatusConflict, "nothing to undo")
 	// ErrBadToken: the undo token was not issued by this server for this issue.
-	ErrBadToken error = &problem{"invalid undo token", 422}
+	ErrBadToken = apierr.New(http.StatusUnprocessableEntity, "invalid undo token")
 	// ErrNotFound: no such issue, page, region or article.
-	ErrNotFound error = &problem{"not found", 404}
+	ErrNotFound = apierr.New(http.StatusNotFound, "not found")
 	// ErrInvalid: the request cannot apply (bad box, offset, kind, ids).
-	ErrInvalid error = &problem{"invalid edit", 422}
+	ErrInvalid = apierr.New(http.StatusUnprocessableEntity, "invalid edit")
 )
-
-type problem struct {
-	msg    string
-	status int
-}
-
-func (p *problem) Error() string      { return p.msg }
-func (p *problem) ProblemStatus() int { return p.status }
 
 // maxAttempts bounds optimistic retries of a change made without If-Match;
 // retries back off with jitter so many writers to one issue take turns.
