@@ -71,6 +71,30 @@ func (e *Editor) UpdateRegion(ctx context.Context, issue string, page int, id st
 	if ifMatch > 0 {
 		opts.IfMatch = map[int]int64{page: ifMatch}
 	}
+	// The area is read once, before the change: reading is slow, and the
+	// change itself may be tried again after a concurrent write.
+	reread := ""
+	if patch.Reread {
+		p, err := e.pageNow(ctx, issue, page)
+		if err != nil {
+			return magazine.Region{}, Outcome{}, err
+		}
+		r, ok := region(p, id)
+		if !ok {
+			return magazine.Region{}, Outcome{}, fmt.Errorf("region %s on page %d: %w", id, page, ErrNotFound)
+		}
+		box := r.BBox
+		if patch.BBox != nil {
+			box = *patch.BBox
+		}
+		if !magazine.IsVisual(r.Kind) {
+			text, err := e.pics.ReadArea(ctx, p, box)
+			if err != nil {
+				return magazine.Region{}, Outcome{}, err
+			}
+			reread = strings.TrimSpace(text) // nothing readable keeps the old text
+		}
+	}
 	out, err := e.Change(ctx, issue, opts, func(st *state) error {
 		p, _, err := st.Page(page)
 		if err != nil {
@@ -86,26 +110,10 @@ func (e *Editor) UpdateRegion(ctx context.Context, issue string, page int, id st
 				return err
 			}
 			recrop = append(recrop, id)
-			if patch.Reread && !magazine.IsVisual(old.Kind) {
-				text, err := e.pics.ReadArea(ctx, p, *patch.BBox)
-				if err != nil {
-					return err
-				}
-				if strings.TrimSpace(text) != "" { // nothing readable keeps the old text
-					if p, err = magazine.SetText(p, id, text); err != nil {
-						return err
-					}
-				}
-			}
-		} else if patch.Reread && !magazine.IsVisual(old.Kind) {
-			text, err := e.pics.ReadArea(ctx, p, old.BBox)
-			if err != nil {
+		}
+		if reread != "" && !magazine.IsVisual(old.Kind) {
+			if p, err = magazine.SetText(p, id, reread); err != nil {
 				return err
-			}
-			if strings.TrimSpace(text) != "" {
-				if p, err = magazine.SetText(p, id, text); err != nil {
-					return err
-				}
 			}
 		}
 		if patch.Text != nil {
@@ -225,16 +233,20 @@ func (e *Editor) MergeNext(ctx context.Context, issue string, page int, id strin
 // AddRegion draws a new box; a text box is read from the render.
 func (e *Editor) AddRegion(ctx context.Context, issue string, page int, box magazine.BBox, kind magazine.Kind, ifMatch int64) (magazine.Region, Outcome, error) {
 	var added magazine.Region
+	text := ""
+	if info, ok := magazine.Info(kind); ok && !info.Visual {
+		p, err := e.pageNow(ctx, issue, page)
+		if err != nil {
+			return magazine.Region{}, Outcome{}, err
+		}
+		if text, err = e.pics.ReadArea(ctx, p, box); err != nil {
+			return magazine.Region{}, Outcome{}, err
+		}
+	}
 	out, err := e.Change(ctx, issue, e.opts(page, ifMatch, false), func(st *state) error {
 		p, _, err := st.Page(page)
 		if err != nil {
 			return err
-		}
-		text := ""
-		if info, ok := magazine.Info(kind); ok && !info.Visual {
-			if text, err = e.pics.ReadArea(ctx, p, box); err != nil {
-				return err
-			}
 		}
 		p, id, err := magazine.AddRegion(p, box, kind, strings.TrimSpace(text))
 		if err != nil {
@@ -279,6 +291,12 @@ func (e *Editor) pageChange(ctx context.Context, issue string, page int, ifMatch
 		return nil
 	})
 	return result, out, err
+}
+
+// pageNow reads a page outside any change.
+func (e *Editor) pageNow(ctx context.Context, issue string, page int) (magazine.Page, error) {
+	p, _, err := newState(e.Service, ctx, issue).Page(page)
+	return p, err
 }
 
 func (e *Editor) opts(page int, ifMatch int64, undoable bool) Options {
