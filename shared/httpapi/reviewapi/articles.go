@@ -18,6 +18,20 @@ type ArticleOut struct {
 	}
 }
 
+// ArticleListOut is an issue's articles.
+type ArticleListOut struct {
+	Body struct {
+		Articles []magazine.Article `json:"articles"`
+	}
+}
+
+// ArticleTextOut is an article's text.
+type ArticleTextOut struct {
+	Body struct {
+		Text string `json:"text"`
+	}
+}
+
 func articleOut(a magazine.Article, o review.Outcome) *ArticleOut {
 	out := &ArticleOut{}
 	out.Body.Article, out.Body.Outcome = a, o
@@ -27,20 +41,12 @@ func articleOut(a magazine.Article, o review.Outcome) *ArticleOut {
 func registerArticles(api huma.API, ed *review.Editor, tags []string, fail func(error) error) {
 	base := "/api/magazine/{doc}/articles"
 	huma.Register(api, huma.Operation{OperationID: "list-articles", Method: http.MethodGet, Path: base, Summary: "An issue's articles", Tags: tags},
-		func(ctx context.Context, in *DocPath) (*struct {
-			Body struct {
-				Articles []magazine.Article `json:"articles"`
-			}
-		}, error) {
+		func(ctx context.Context, in *DocPath) (*ArticleListOut, error) {
 			arts, err := ed.Articles(ctx, in.Doc)
 			if err != nil {
 				return nil, fail(err)
 			}
-			out := &struct {
-				Body struct {
-					Articles []magazine.Article `json:"articles"`
-				}
-			}{}
+			out := &ArticleListOut{}
 			out.Body.Articles = append([]magazine.Article{}, arts...)
 			return out, nil
 		})
@@ -100,20 +106,12 @@ func registerArticles(api huma.API, ed *review.Editor, tags []string, fail func(
 		func(ctx context.Context, in *struct {
 			ArticlePath
 			Descriptions int `query:"descriptions" enum:"0,1" required:"false"`
-		}) (*struct {
-			Body struct {
-				Text string `json:"text"`
-			}
-		}, error) {
+		}) (*ArticleTextOut, error) {
 			text, err := ed.ArticleText(ctx, in.Doc, in.Article, in.Descriptions == 1)
 			if err != nil {
 				return nil, fail(err)
 			}
-			out := &struct {
-				Body struct {
-					Text string `json:"text"`
-				}
-			}{}
+			out := &ArticleTextOut{}
 			out.Body.Text = text
 			return out, nil
 		})

@@ -62,6 +62,48 @@ type RegionOut struct {
 	}
 }
 
+// SplitOut is a split's two parts.
+type SplitOut struct {
+	Body struct {
+		Regions []magazine.Region `json:"regions"`
+		review.Outcome
+	}
+}
+
+// MergeOut is a merge's survivor and the id merged away.
+type MergeOut struct {
+	Body struct {
+		Region  magazine.Region `json:"region"`
+		Removed string          `json:"removed"`
+		review.Outcome
+	}
+}
+
+// PageOut is a page after an order or restore.
+type PageOut struct {
+	Body struct {
+		Page magazine.Page `json:"page"`
+		review.Outcome
+	}
+}
+
+// FixOrderOut says which pages were re-ordered and which left alone.
+type FixOrderOut struct {
+	Body struct {
+		Changed []int `json:"changed"`
+		Skipped []int `json:"skipped" doc:"hand-ordered pages, left alone"`
+		review.Outcome
+	}
+}
+
+// CleanupOut lists what cleanup re-typed.
+type CleanupOut struct {
+	Body struct {
+		Changes []magazine.Change `json:"changes"`
+		review.Outcome
+	}
+}
+
 // OutcomeOut is an edit's undo state.
 type OutcomeOut struct{ Body review.Outcome }
 
@@ -119,12 +161,7 @@ func Feature(ed *review.Editor) httpapi.Feature {
 				Body struct {
 					Offset int `json:"offset" minimum:"1" doc:"character offset of the cursor"`
 				}
-			}) (*struct {
-				Body struct {
-					Regions []magazine.Region `json:"regions"`
-					review.Outcome
-				}
-			}, error) {
+			}) (*SplitOut, error) {
 				v, err := in.version()
 				if err != nil {
 					return nil, err
@@ -133,25 +170,14 @@ func Feature(ed *review.Editor) httpapi.Feature {
 				if err != nil {
 					return nil, fail(err)
 				}
-				out := &struct {
-					Body struct {
-						Regions []magazine.Region `json:"regions"`
-						review.Outcome
-					}
-				}{}
+				out := &SplitOut{}
 				out.Body.Regions, out.Body.Outcome = parts, o
 				return out, nil
 			})
 
 		huma.Register(api, reg(huma.Operation{OperationID: "merge-region-next", Method: http.MethodPost, Path: base + "/{block_id}/merge-next",
 			Summary: "Merge the region read next into this one"}),
-			func(ctx context.Context, in *RegionPath) (*struct {
-				Body struct {
-					Region  magazine.Region `json:"region"`
-					Removed string          `json:"removed"`
-					review.Outcome
-				}
-			}, error) {
+			func(ctx context.Context, in *RegionPath) (*MergeOut, error) {
 				v, err := in.version()
 				if err != nil {
 					return nil, err
@@ -160,13 +186,7 @@ func Feature(ed *review.Editor) httpapi.Feature {
 				if err != nil {
 					return nil, fail(err)
 				}
-				out := &struct {
-					Body struct {
-						Region  magazine.Region `json:"region"`
-						Removed string          `json:"removed"`
-						review.Outcome
-					}
-				}{}
+				out := &MergeOut{}
 				out.Body.Region, out.Body.Removed, out.Body.Outcome = r, removed, o
 				return out, nil
 			})
@@ -219,12 +239,6 @@ func Feature(ed *review.Editor) httpapi.Feature {
 				return &OutcomeOut{Body: o}, nil
 			})
 
-		type pageOut struct {
-			Body struct {
-				Page magazine.Page `json:"page"`
-				review.Outcome
-			}
-		}
 		huma.Register(api, reg(huma.Operation{OperationID: "set-page-order", Method: http.MethodPut, Path: "/api/magazine/{doc}/pages/{page}/order",
 			Summary: "Set the reading order by hand (ids in order: typed positions or a click sequence); the page becomes hand-ordered"}),
 			func(ctx context.Context, in *struct {
@@ -232,7 +246,7 @@ func Feature(ed *review.Editor) httpapi.Feature {
 				Body struct {
 					IDs []string `json:"ids" minItems:"1" maxItems:"5000"`
 				}
-			}) (*pageOut, error) {
+			}) (*PageOut, error) {
 				v, err := in.version()
 				if err != nil {
 					return nil, err
@@ -241,13 +255,13 @@ func Feature(ed *review.Editor) httpapi.Feature {
 				if err != nil {
 					return nil, fail(err)
 				}
-				out := &pageOut{}
+				out := &PageOut{}
 				out.Body.Page, out.Body.Outcome = p, o
 				return out, nil
 			})
 		huma.Register(api, reg(huma.Operation{OperationID: "auto-page-order", Method: http.MethodDelete, Path: "/api/magazine/{doc}/pages/{page}/order",
 			Summary: "Automatic order: recompute the page's reading order and unlock it"}),
-			func(ctx context.Context, in *PagePath) (*pageOut, error) {
+			func(ctx context.Context, in *PagePath) (*PageOut, error) {
 				v, err := in.version()
 				if err != nil {
 					return nil, err
@@ -256,7 +270,7 @@ func Feature(ed *review.Editor) httpapi.Feature {
 				if err != nil {
 					return nil, fail(err)
 				}
-				out := &pageOut{}
+				out := &PageOut{}
 				out.Body.Page, out.Body.Outcome = p, o
 				return out, nil
 			})
@@ -267,57 +281,35 @@ func Feature(ed *review.Editor) httpapi.Feature {
 				Body struct {
 					Pages []int `json:"pages" minItems:"1" maxItems:"500" doc:"page numbers"`
 				}
-			}) (*struct {
-				Body struct {
-					Changed []int `json:"changed"`
-					Skipped []int `json:"skipped" doc:"hand-ordered pages, left alone"`
-					review.Outcome
-				}
-			}, error) {
+			}) (*FixOrderOut, error) {
 				changed, skipped, o, err := ed.FixOrder(ctx, in.Doc, in.Body.Pages)
 				if err != nil {
 					return nil, fail(err)
 				}
-				out := &struct {
-					Body struct {
-						Changed []int `json:"changed"`
-						Skipped []int `json:"skipped" doc:"hand-ordered pages, left alone"`
-						review.Outcome
-					}
-				}{}
+				out := &FixOrderOut{}
 				out.Body.Changed, out.Body.Skipped, out.Body.Outcome = append([]int{}, changed...), append([]int{}, skipped...), o
 				return out, nil
 			})
 
 		huma.Register(api, reg(huma.Operation{OperationID: "cleanup-page", Method: http.MethodPost, Path: "/api/magazine/{doc}/pages/{page}/cleanup",
 			Summary: "Clean up boxes on demand (a layout backup is taken first)"}),
-			func(ctx context.Context, in *PagePath) (*struct {
-				Body struct {
-					Changes []magazine.Change `json:"changes"`
-					review.Outcome
-				}
-			}, error) {
+			func(ctx context.Context, in *PagePath) (*CleanupOut, error) {
 				ch, o, err := ed.Cleanup(ctx, in.Doc, in.Page)
 				if err != nil {
 					return nil, fail(err)
 				}
-				out := &struct {
-					Body struct {
-						Changes []magazine.Change `json:"changes"`
-						review.Outcome
-					}
-				}{}
+				out := &CleanupOut{}
 				out.Body.Changes, out.Body.Outcome = append([]magazine.Change{}, ch...), o
 				return out, nil
 			})
 		huma.Register(api, reg(huma.Operation{OperationID: "restore-page-backup", Method: http.MethodPost, Path: "/api/magazine/{doc}/pages/{page}/cleanup/restore",
 			Summary: "Restore the layout saved before the last cleanup on demand"}),
-			func(ctx context.Context, in *PagePath) (*pageOut, error) {
+			func(ctx context.Context, in *PagePath) (*PageOut, error) {
 				p, o, err := ed.RestoreBackup(ctx, in.Doc, in.Page)
 				if err != nil {
 					return nil, fail(err)
 				}
-				out := &pageOut{}
+				out := &PageOut{}
 				out.Body.Page, out.Body.Outcome = p, o
 				return out, nil
 			})
