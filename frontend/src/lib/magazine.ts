@@ -1,6 +1,6 @@
 // Magazine API calls and the pure helpers the Magazine section draws with,
 // mirroring the Go JSON (shared/magazine, shared/issues, magazineapi).
-import { ApiError, authHeaders, problemFrom } from './api';
+import { ApiError, authHeaders, call, problemFrom } from './api';
 
 export type IssueStatus = 'uploading' | 'processing' | 'ready' | 'failed';
 
@@ -102,35 +102,53 @@ async function poll<T>(path: string, etag: string): Promise<Polled<T>> {
 }
 
 export const magazineApi = {
-  list: () => getJSON<{ issues: Issue[] }>('magazine').then((r) => r.issues),
+  list: () => getJSON<{ issues: Issue[]; upload: UploadMethod }>('magazine'),
   issue: (id: string, etag = '') => poll<IssueView>(`magazine/${id}`, etag),
   pages: (id: string) => getJSON<{ pages: PageSummary[] }>(`magazine/${id}/pages`).then((r) => r.pages),
   page: (id: string, n: number) => getJSON<Page>(`magazine/${id}/pages/${n}`),
   preview: (id: string, n: number, etag = '') => poll<Preview>(`magazine/${id}/pages/${n}/preview`, etag),
 };
 
+/** How the server takes PDFs: a form post (local) or a presigned PUT (AWS). */
+export type UploadMethod = 'form' | 'presigned';
+
 /**
- * Uploads a PDF as multipart form data, reporting the share sent (0..1).
- * XMLHttpRequest, because fetch cannot report upload progress.
+ * Uploads a PDF the way the server takes it, reporting the share sent (0..1).
+ * Locally it is a multipart POST; in AWS the server hands out a presigned S3
+ * URL and the upload itself starts ingest.
  */
-export function uploadIssue(file: Blob, name: string, title: string, onProgress: (sent: number) => void): Promise<Issue> {
+export async function uploadIssue(method: UploadMethod, file: Blob, name: string, title: string, onProgress: (sent: number) => void): Promise<Issue> {
+  if (method === 'presigned') {
+    const grant = await call<{ issue: Issue; upload_url: string; method: string; content_type: string }>('POST', 'magazine/uploads', {
+      filename: name,
+      size: file.size,
+      title: title.trim() || undefined,
+    });
+    await send(grant.method, grant.upload_url, file, { 'Content-Type': grant.content_type }, onProgress);
+    return grant.issue;
+  }
+  const form = new FormData();
+  form.append('file', new File([file], name, { type: 'application/pdf' }));
+  if (title.trim()) form.append('title', title.trim());
+  const text = await send('POST', 'api/magazine', form, { ...authHeaders(), Accept: 'application/json' }, onProgress);
+  return JSON.parse(text) as Issue;
+}
+
+/** One request with upload progress (XMLHttpRequest: fetch cannot report it). */
+function send(method: string, url: string, body: Blob | FormData, headers: Record<string, string>, onProgress: (sent: number) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const form = new FormData();
-    form.append('file', new File([file], name, { type: 'application/pdf' }));
-    if (title.trim()) form.append('title', title.trim());
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', 'api/magazine');
-    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
-    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.open(method, url);
+    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as Issue);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.responseText);
       else reject(problemFrom(xhr.status, xhr.responseText));
     };
     xhr.onerror = () => reject(new ApiError(0, { detail: 'The upload did not reach the server.' }));
-    xhr.send(form);
+    xhr.send(body);
   });
 }
 

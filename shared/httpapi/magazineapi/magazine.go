@@ -109,6 +109,10 @@ type PresignOutput struct {
 type IssueListOutput struct {
 	Body struct {
 		Issues []magazine.Issue `json:"issues"`
+		// Upload says how this server takes PDFs: "form" (POST /api/magazine,
+		// local mode) or "presigned" (POST /api/magazine/uploads, then PUT to
+		// the URL it answers; AWS mode).
+		Upload string `json:"upload" enum:"form,presigned"`
 	}
 }
 
@@ -251,6 +255,10 @@ func Feature(d MagazineDeps) httpapi.Feature {
 			}
 			out := &IssueListOutput{}
 			out.Body.Issues = append([]magazine.Issue{}, list...)
+			out.Body.Upload = "presigned"
+			if d.Start != nil {
+				out.Body.Upload = "form"
+			}
 			return out, nil
 		})
 
