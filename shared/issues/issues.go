@@ -89,14 +89,22 @@ func NewRepo(table store.Table, clock func() time.Time) *Repo {
 	return &Repo{table: table, clock: clock}
 }
 
-func issuePK(id string) string { return "ISSUE#" + id }
-func pageSK(n int) string      { return fmt.Sprintf("PAGE#%04d", n) }
-func stepSK(n int) string      { return fmt.Sprintf("STEP#%04d", n) }
+// The records of one issue share its partition (DESIGN.md, Records). This
+// is the one place their keys are spelled; the review service uses them too.
+func PK(id string) string        { return "ISSUE#" + id }
+func PageSK(n int) string        { return fmt.Sprintf("PAGE#%04d", n) }
+func stepSK(n int) string        { return fmt.Sprintf("STEP#%04d", n) }
+func ArticleSK(id string) string { return ArticlePrefix + id }
+func BackupSK(n int) string      { return fmt.Sprintf("BACKUP#%04d", n) }
 
+// Fixed sort keys of an issue's partition.
 const (
-	metaSK  = "META"
-	indexPK = "ISSUES" // one item per issue, so listing is one query
+	MetaSK        = "META"
+	UndoSK        = "UNDO"
+	ArticlePrefix = "ARTICLE#"
 )
+
+const indexPK = "ISSUES" // one item per issue, so listing is one query
 
 // Create stores a new issue; it fails if the id exists.
 func (r *Repo) Create(ctx context.Context, is magazine.Issue) error {
@@ -105,7 +113,7 @@ func (r *Repo) Create(ctx context.Context, is magazine.Issue) error {
 	}
 	now := r.clock()
 	is.Created, is.Updated = now, now
-	meta, err := item(issuePK(is.ID), metaSK, 1, is)
+	meta, err := item(PK(is.ID), MetaSK, 1, is)
 	if err != nil {
 		return err
 	}
@@ -125,7 +133,7 @@ func (r *Repo) Get(ctx context.Context, id string) (magazine.Issue, int64, error
 		return magazine.Issue{}, 0, err
 	}
 	var is magazine.Issue
-	v, err := r.get(ctx, issuePK(id), metaSK, &is)
+	v, err := r.get(ctx, PK(id), MetaSK, &is)
 	if err != nil {
 		return magazine.Issue{}, 0, fmt.Errorf("issue %s: %w", id, err)
 	}
@@ -144,7 +152,7 @@ func (r *Repo) Update(ctx context.Context, id string, change func(*magazine.Issu
 			return magazine.Issue{}, err
 		}
 		is.Updated = r.clock()
-		it, err := item(issuePK(id), metaSK, v+1, is)
+		it, err := item(PK(id), MetaSK, v+1, is)
 		if err != nil {
 			return magazine.Issue{}, err
 		}
@@ -188,11 +196,11 @@ func (r *Repo) List(ctx context.Context) ([]magazine.Issue, error) {
 func (r *Repo) PutPage(ctx context.Context, p magazine.Page) error {
 	p.Updated = r.clock()
 	var old magazine.Page
-	v, err := r.get(ctx, issuePK(p.IssueID), pageSK(p.Number), &old)
+	v, err := r.get(ctx, PK(p.IssueID), PageSK(p.Number), &old)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}
-	it, err := item(issuePK(p.IssueID), pageSK(p.Number), v+1, p)
+	it, err := item(PK(p.IssueID), PageSK(p.Number), v+1, p)
 	if err != nil {
 		return err
 	}
@@ -208,7 +216,7 @@ func (r *Repo) Page(ctx context.Context, id string, n int) (magazine.Page, int64
 		return magazine.Page{}, 0, fmt.Errorf("page %d: %w", n, ErrInvalid)
 	}
 	var p magazine.Page
-	v, err := r.get(ctx, issuePK(id), pageSK(n), &p)
+	v, err := r.get(ctx, PK(id), PageSK(n), &p)
 	if err != nil {
 		return magazine.Page{}, 0, fmt.Errorf("issue %s page %d: %w", id, n, err)
 	}
@@ -221,7 +229,7 @@ func (r *Repo) PageJSON(ctx context.Context, id string, n int) ([]byte, int64, e
 	if err := ValidateID(id); err != nil {
 		return nil, 0, err
 	}
-	it, err := r.table.Get(ctx, issuePK(id), pageSK(n))
+	it, err := r.table.Get(ctx, PK(id), PageSK(n))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, 0, fmt.Errorf("issue %s page %d: %w", id, n, ErrNotFound)
 	}
@@ -234,7 +242,7 @@ func (r *Repo) PageJSON(ctx context.Context, id string, n int) ([]byte, int64, e
 // Pages returns every page of an issue in page order.
 func (r *Repo) Pages(ctx context.Context, id string) ([]magazine.Page, error) {
 	var out []magazine.Page
-	err := r.each(ctx, issuePK(id), "PAGE#", func(data []byte) error {
+	err := r.each(ctx, PK(id), "PAGE#", func(data []byte) error {
 		var p magazine.Page
 		if err := json.Unmarshal(data, &p); err != nil {
 			return err
@@ -248,7 +256,7 @@ func (r *Repo) Pages(ctx context.Context, id string) ([]magazine.Page, error) {
 // SetStep records a page's progress.
 func (r *Repo) SetStep(ctx context.Context, id string, s Step) error {
 	s.At = r.clock()
-	it, err := item(issuePK(id), stepSK(s.Page), 0, s)
+	it, err := item(PK(id), stepSK(s.Page), 0, s)
 	if err != nil {
 		return err
 	}
@@ -258,7 +266,7 @@ func (r *Repo) SetStep(ctx context.Context, id string, s Step) error {
 // Steps returns every page's progress in page order.
 func (r *Repo) Steps(ctx context.Context, id string) ([]Step, error) {
 	var out []Step
-	err := r.each(ctx, issuePK(id), "STEP#", func(data []byte) error {
+	err := r.each(ctx, PK(id), "STEP#", func(data []byte) error {
 		var s Step
 		if err := json.Unmarshal(data, &s); err != nil {
 			return err

@@ -32,9 +32,6 @@ func (e *Editor) FixOrder(ctx context.Context, issue string, pages []int) (chang
 	return changed, skipped, out, err
 }
 
-// backupSK holds a page's regions before an on-demand cleanup.
-func backupSK(n int) string { return fmt.Sprintf("BACKUP#%04d", n) }
-
 // Cleanup runs the cleanup rules on demand, keeping a layout backup first.
 func (e *Editor) Cleanup(ctx context.Context, issue string, page int) ([]magazine.Change, Outcome, error) {
 	var changes []magazine.Change

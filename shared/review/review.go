@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/lectern/lectern/shared/apierr"
+	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/store"
 )
@@ -84,17 +85,6 @@ func backoff(ctx context.Context, attempt int) error {
 	}
 }
 
-func issuePK(id string) string { return "ISSUE#" + id }
-func pageSK(n int) string      { return fmt.Sprintf("PAGE#%04d", n) }
-func articleSK(id string) string {
-	return "ARTICLE#" + id
-}
-
-const (
-	metaSK = "META"
-	undoSK = "UNDO"
-)
-
 // item is one record as read, with its bytes kept for undo.
 type item struct {
 	key     store.Key
@@ -132,7 +122,7 @@ func (st *state) Backup(n int) (magazine.Page, error) {
 	if p, ok := st.backData[n]; ok {
 		return *p, nil
 	}
-	it, err := st.get(store.Key{PK: issuePK(st.issueID), SK: backupSK(n)})
+	it, err := st.get(store.Key{PK: issues.PK(st.issueID), SK: issues.BackupSK(n)})
 	if err != nil {
 		return magazine.Page{}, err
 	}
@@ -173,7 +163,7 @@ func (st *state) Page(n int) (magazine.Page, int64, error) {
 	if p, ok := st.pageData[n]; ok {
 		return *p, st.pages[n].version, nil
 	}
-	it, err := st.get(store.Key{PK: issuePK(st.issueID), SK: pageSK(n)})
+	it, err := st.get(store.Key{PK: issues.PK(st.issueID), SK: issues.PageSK(n)})
 	if err != nil {
 		return magazine.Page{}, 0, err
 	}
@@ -199,7 +189,7 @@ func (st *state) PutPage(p magazine.Page) {
 // Articles returns every article of the issue, by id.
 func (st *state) Articles() ([]magazine.Article, error) {
 	if !st.loadedAr {
-		page, err := st.s.table.Query(st.ctx, store.Query{PK: issuePK(st.issueID), SKPrefix: "ARTICLE#"})
+		page, err := st.s.table.Query(st.ctx, store.Query{PK: issues.PK(st.issueID), SKPrefix: issues.ArticlePrefix})
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +225,7 @@ func (st *state) PutArticle(a magazine.Article) {
 		a.Images = []magazine.RegionRef{}
 	}
 	if _, ok := st.articles[a.ID]; !ok {
-		st.articles[a.ID] = &item{key: store.Key{PK: issuePK(st.issueID), SK: articleSK(a.ID)}}
+		st.articles[a.ID] = &item{key: store.Key{PK: issues.PK(st.issueID), SK: issues.ArticleSK(a.ID)}}
 	}
 	st.artData[a.ID] = &a
 	st.articles[a.ID].changed = true
@@ -294,7 +284,7 @@ func (s *Service) Change(ctx context.Context, issueID string, opts Options, fn f
 			}
 		}
 		st := newState(s, ctx, issueID)
-		meta, err := st.get(store.Key{PK: issuePK(issueID), SK: metaSK})
+		meta, err := st.get(store.Key{PK: issues.PK(issueID), SK: issues.MetaSK})
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -403,9 +393,9 @@ func (s *Service) commit(st *state, undoable bool) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	writes = append(writes, store.Write{Op: store.OpPut, Item: store.Item{PK: issuePK(st.issueID), SK: metaSK, Version: st.meta.version + 1, Data: meta}, Cond: store.IfVersion(st.meta.version)})
+	writes = append(writes, store.Write{Op: store.OpPut, Item: store.Item{PK: issues.PK(st.issueID), SK: issues.MetaSK, Version: st.meta.version + 1, Data: meta}, Cond: store.IfVersion(st.meta.version)})
 	out := Outcome{Revision: st.issue.Revision}
-	undoKey := store.Item{PK: issuePK(st.issueID), SK: undoSK}
+	undoKey := store.Item{PK: issues.PK(st.issueID), SK: issues.UndoSK}
 	if undoable && len(records) > 0 {
 		digest := digestOf(changed)
 		point, err := json.Marshal(undoPoint{Revision: st.issue.Revision, Digest: digest, Items: records})
@@ -506,7 +496,7 @@ func (s *Service) Undo(ctx context.Context, issueID, tok string) (Outcome, error
 	if err != nil {
 		return Outcome{}, err
 	}
-	it, err := s.table.Get(ctx, issuePK(issueID), undoSK)
+	it, err := s.table.Get(ctx, issues.PK(issueID), issues.UndoSK)
 	if errors.Is(err, store.ErrNotFound) {
 		return Outcome{}, fmt.Errorf("there is no change to undo (it was undone, or a later change cleared it): %w", ErrNothingToUndo)
 	}
@@ -523,7 +513,7 @@ func (s *Service) Undo(ctx context.Context, issueID, tok string) (Outcome, error
 		}
 		return Outcome{}, fmt.Errorf("the token does not match the saved change: %w", ErrBadToken)
 	}
-	metaItem, err := s.table.Get(ctx, issuePK(issueID), metaSK)
+	metaItem, err := s.table.Get(ctx, issues.PK(issueID), issues.MetaSK)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -554,8 +544,8 @@ func (s *Service) Undo(ctx context.Context, issueID, tok string) (Outcome, error
 		return Outcome{}, err
 	}
 	writes = append(writes,
-		store.Write{Op: store.OpPut, Item: store.Item{PK: issuePK(issueID), SK: metaSK, Version: metaItem.Version + 1, Data: meta}, Cond: store.IfVersion(metaItem.Version)},
-		store.Write{Op: store.OpDelete, Item: store.Item{PK: issuePK(issueID), SK: undoSK}, Cond: store.IfVersion(it.Version)},
+		store.Write{Op: store.OpPut, Item: store.Item{PK: issues.PK(issueID), SK: issues.MetaSK, Version: metaItem.Version + 1, Data: meta}, Cond: store.IfVersion(metaItem.Version)},
+		store.Write{Op: store.OpDelete, Item: store.Item{PK: issues.PK(issueID), SK: issues.UndoSK}, Cond: store.IfVersion(it.Version)},
 	)
 	if err := s.table.Transact(ctx, writes); err != nil {
 		if errors.Is(err, store.ErrConditionFailed) {
