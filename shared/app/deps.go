@@ -94,10 +94,7 @@ func (d *Deps) ocrChain(ctx context.Context) (pipeline.OCRChain, error) {
 	if err != nil {
 		return pipeline.OCRChain{}, err
 	}
-	key := s.EngineAPIKeys[VisionOCRKeyCard]
-	if key == "" {
-		key = s.LLMAPIKey
-	}
+	key := s.KeyFor(VisionOCRKeyCard)
 	chain := pipeline.OCRChain{Tesseract: tesseract.Engine{Command: d.Config.TesseractCommand}}
 	// Engine URLs are checked before the server calls them, and again at
 	// every dial (engine URL safety).

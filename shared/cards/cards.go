@@ -400,15 +400,6 @@ func (s *Service) docker(ctx context.Context, name string) (*docker.Host, string
 	return host, c.Container, nil
 }
 
-// key resolves the card's key on the server: its own engine_api_keys
-// entry first, then the global llm_api_key.
-func key(c Card, cfg settings.Settings) string {
-	if k := cfg.EngineAPIKeys[c.Name]; k != "" {
-		return k
-	}
-	return cfg.LLMAPIKey
-}
-
 // Connect lists the engine's models with the server-resolved key.
 func (s *Service) Connect(ctx context.Context, name string) ([]string, error) {
 	c, cfg, base, err := s.target(ctx, name)
@@ -416,7 +407,7 @@ func (s *Service) Connect(ctx context.Context, name string) ([]string, error) {
 		return nil, err
 	}
 	p := s.policy(cfg)
-	models, err := engines.ListModels(ctx, s.client(p), base, key(c, cfg))
+	models, err := engines.ListModels(ctx, s.client(p), base, cfg.KeyFor(c.Name))
 	if err != nil {
 		return nil, classify(name, err)
 	}
@@ -454,7 +445,7 @@ func (s *Service) UseAsLLM(ctx context.Context, name string) (settings.View, err
 	if err != nil {
 		return settings.View{}, err
 	}
-	k := key(c, cfg)
+	k := cfg.KeyFor(c.Name)
 	u := settings.Update{LLMURL: &base, LLMAPIKey: &k}
 	if c.Model != "" {
 		u.LLMModel = &c.Model

@@ -42,6 +42,16 @@ type Settings struct {
 	EngineURLAllowlist   []string          `json:"engine_url_allowlist"`
 }
 
+// KeyFor resolves the key the server sends to an engine card: the card's
+// own engine_api_keys entry first, then the global llm_api_key (spec:
+// Engine cards 1).
+func (s Settings) KeyFor(card string) string {
+	if k := s.EngineAPIKeys[card]; k != "" {
+		return k
+	}
+	return s.LLMAPIKey
+}
+
 // View is the settings as shown to a client: keys replaced by Configured ("" when unset).
 type View struct {
 	InstanceName         string            `json:"instance_name"`
