@@ -71,16 +71,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // outcome. It opens the data folder itself, so `lectern serve` must not be
 // running on the same folder (bbolt locks it).
 func ingest(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cfg, err := app.FromEnv(getenv)
+	var title *string
+	cfg, fs, err := localConfig("ingest", args, getenv, stderr, func(fs *flag.FlagSet, cfg *app.Config) {
+		title = fs.String("title", "", "issue title (default: the file name)")
+	})
 	if err != nil {
-		return err
-	}
-	cfg.Mode = app.ModeLocal
-	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data folder (LECTERN_DATA)")
-	title := fs.String("title", "", "issue title (default: the file name)")
-	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -117,19 +112,28 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 	return nil
 }
 
-func serve(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+// localConfig reads the environment, then the command's flags over it:
+// every local command has -data; more adds the command's own flags.
+func localConfig(name string, args []string, getenv func(string) string, stderr io.Writer, more func(*flag.FlagSet, *app.Config)) (app.Config, *flag.FlagSet, error) {
 	cfg, err := app.FromEnv(getenv)
 	if err != nil {
-		return err
+		return app.Config{}, nil, err
 	}
 	cfg.Mode = app.ModeLocal
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (LECTERN_ADDR)")
 	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data folder (LECTERN_DATA)")
-	fs.StringVar(&cfg.Instance, "instance", cfg.Instance, "instance name (LECTERN_INSTANCE)")
-	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "background job concurrency (LECTERN_WORKERS)")
-	if err := fs.Parse(args); err != nil {
+	more(fs, &cfg)
+	return cfg, fs, fs.Parse(args)
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	cfg, _, err := localConfig("serve", args, getenv, stderr, func(fs *flag.FlagSet, cfg *app.Config) {
+		fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (LECTERN_ADDR)")
+		fs.StringVar(&cfg.Instance, "instance", cfg.Instance, "instance name (LECTERN_INSTANCE)")
+		fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "background job concurrency (LECTERN_WORKERS)")
+	})
+	if err != nil {
 		return err
 	}
 	if err := cfg.CheckServe(); err != nil {
