@@ -1,6 +1,7 @@
 // Command lectern is the local binary: `lectern serve` runs the API, the web
-// app, the job workers and (later) the ingest pipeline on one machine with
-// embedded storage.
+// app, the job workers and the ingest pipeline (the state machine walked
+// in-process) on one machine with embedded storage; `lectern ingest` runs one
+// PDF through that pipeline.
 package main
 
 import (
@@ -22,6 +23,9 @@ import (
 	"github.com/lectern/lectern"
 	"github.com/lectern/lectern/frontend"
 	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/features"
+	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/platform"
 )
 
 const usage = `usage: lectern <command> [flags]
@@ -72,7 +76,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // running on the same folder (bbolt locks it).
 func ingest(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var title *string
-	cfg, fs, err := localConfig("ingest", args, getenv, stderr, func(fs *flag.FlagSet, cfg *app.Config) {
+	cfg, fs, err := localConfig("ingest", args, getenv, stderr, func(fs *flag.FlagSet, cfg *platform.Config) {
 		title = fs.String("title", "", "issue title (default: the file name)")
 	})
 	if err != nil {
@@ -89,17 +93,23 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 		*title = strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0)))
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	local, err := app.OpenLocal(ctx, cfg, "http://127.0.0.1", log)
+	// Every feature is mounted, so jobs a server queued on this folder still
+	// find their handlers while the job workers run.
+	local, err := app.OpenLocal(ctx, cfg, "http://127.0.0.1", log, features.All()...)
 	if err != nil {
 		return err
 	}
 	defer local.Close()
-	is, err := local.IngestFile(ctx, *title, data)
+	mag, err := magazineapi.New(local.Deps)
+	if err != nil {
+		return err
+	}
+	is, err := mag.IngestFile(ctx, *title, data)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "issue %s %q: %s, %d pages\n", is.ID, is.Title, is.Status, is.PageCount)
-	pages, err := local.Issues.Pages(ctx, is.ID)
+	pages, err := mag.Issues.Repo.Pages(ctx, is.ID)
 	if err != nil {
 		return err
 	}
@@ -114,12 +124,12 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 
 // localConfig reads the environment, then the command's flags over it:
 // every local command has -data; more adds the command's own flags.
-func localConfig(name string, args []string, getenv func(string) string, stderr io.Writer, more func(*flag.FlagSet, *app.Config)) (app.Config, *flag.FlagSet, error) {
-	cfg, err := app.FromEnv(getenv)
+func localConfig(name string, args []string, getenv func(string) string, stderr io.Writer, more func(*flag.FlagSet, *platform.Config)) (platform.Config, *flag.FlagSet, error) {
+	cfg, err := platform.FromEnv(getenv)
 	if err != nil {
-		return app.Config{}, nil, err
+		return platform.Config{}, nil, err
 	}
-	cfg.Mode = app.ModeLocal
+	cfg.Mode = platform.ModeLocal
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data folder (LECTERN_DATA)")
@@ -128,7 +138,7 @@ func localConfig(name string, args []string, getenv func(string) string, stderr 
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
-	cfg, _, err := localConfig("serve", args, getenv, stderr, func(fs *flag.FlagSet, cfg *app.Config) {
+	cfg, _, err := localConfig("serve", args, getenv, stderr, func(fs *flag.FlagSet, cfg *platform.Config) {
 		fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (LECTERN_ADDR)")
 		fs.StringVar(&cfg.Instance, "instance", cfg.Instance, "instance name (LECTERN_INSTANCE)")
 		fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "background job concurrency (LECTERN_WORKERS)")
@@ -145,7 +155,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	if err != nil {
 		return err
 	}
-	local, err := app.OpenLocal(ctx, cfg, "http://"+ln.Addr().String(), log)
+	local, err := app.OpenLocal(ctx, cfg, "http://"+ln.Addr().String(), log, features.All()...)
 	if err != nil {
 		ln.Close()
 		return err
@@ -153,7 +163,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	defer local.Close()
 
 	handler := app.LocalHandler(lectern.Version(), cfg.Token, log,
-		app.SiteParts{Blobs: local.BlobHandler, Static: frontend.Files()}, local.Features()...)
+		app.SiteParts{Blobs: local.BlobHandler, Static: frontend.Files()}, local.Operations()...)
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -9,8 +9,4 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/enginesapi"
 )
 
-func main() {
-	app.StartLambda(func(d *app.Deps) any {
-		return app.LambdaHTTP(lectern.Version(), d.Log, enginesapi.Feature(d.Cards))
-	})
-}
+func main() { app.StartHTTP(lectern.Version(), enginesapi.Module) }

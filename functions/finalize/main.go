@@ -4,8 +4,9 @@ package main
 import (
 	"github.com/lectern/lectern/shared/app"
 	"github.com/lectern/lectern/shared/pipeline"
+	"github.com/lectern/lectern/shared/platform"
 )
 
 func main() {
-	app.StartLambda(func(d *app.Deps) any { return pipeline.Lambda(d.Steps.Finalize) })
+	app.StartStep(func(d *platform.Deps) any { return pipeline.Lambda(pipeline.NewSteps(d).Finalize) })
 }

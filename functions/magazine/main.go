@@ -9,8 +9,4 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 )
 
-func main() {
-	app.StartLambda(func(d *app.Deps) any {
-		return app.LambdaHTTP(lectern.Version(), d.Log, magazineapi.Feature(d.MagazineDeps()))
-	})
-}
+func main() { app.StartHTTP(lectern.Version(), magazineapi.Module) }

@@ -6,10 +6,7 @@ package main
 import (
 	"github.com/lectern/lectern"
 	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/features"
 )
 
-func main() {
-	app.StartLambda(func(d *app.Deps) any {
-		return app.LambdaHTTP(lectern.Version(), d.Log, d.Features()...)
-	})
-}
+func main() { app.StartHTTP(lectern.Version(), features.All()...) }

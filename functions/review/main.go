@@ -9,8 +9,4 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/reviewapi"
 )
 
-func main() {
-	app.StartLambda(func(d *app.Deps) any {
-		return app.LambdaHTTP(lectern.Version(), d.Log, reviewapi.Feature(d.Review))
-	})
-}
+func main() { app.StartHTTP(lectern.Version(), reviewapi.Module) }

@@ -4,11 +4,7 @@ package main
 import (
 	"github.com/lectern/lectern"
 	"github.com/lectern/lectern/shared/app"
-	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/httpapi/settingsapi"
 )
 
-func main() {
-	app.StartLambda(func(d *app.Deps) any {
-		return app.LambdaHTTP(lectern.Version(), d.Log, httpapi.Settings(d.Settings))
-	})
-}
+func main() { app.StartHTTP(lectern.Version(), settingsapi.Module) }

@@ -1,14 +1,11 @@
 // Command worker is the Lambda that runs background jobs delivered by the SQS
 // job queue, reporting failed records for redelivery (partial batch failure).
+// Every feature's job kinds are registered, as in the local job pool.
 package main
 
 import (
 	"github.com/lectern/lectern/shared/app"
-	"github.com/lectern/lectern/shared/jobs/sqsjobs"
+	"github.com/lectern/lectern/shared/features"
 )
 
-func main() {
-	app.StartLambda(func(d *app.Deps) any {
-		return sqsjobs.Handler(d.Runner(), d.Log)
-	})
-}
+func main() { app.StartWorker(features.All()...) }

@@ -12,25 +12,25 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/lectern/lectern/shared/blob/s3blob"
-	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/jobs/sqsjobs"
+	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store/dynamo"
 )
 
-// OpenAWSFromEnv builds the AWS-mode dependencies of a Lambda from the
+// OpenAWSFromEnv builds the AWS-mode platform of a Lambda from the
 // environment template.yaml sets.
-func OpenAWSFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger) (*Deps, error) {
-	cfg, err := FromEnv(getenv)
+func OpenAWSFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger) (*platform.Deps, error) {
+	cfg, err := platform.FromEnv(getenv)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Mode = ModeAWS
+	cfg.Mode = platform.ModeAWS
 	return OpenAWS(ctx, cfg, log)
 }
 
 // OpenAWS builds DynamoDB, S3 and SQS adapters from the Lambda's credentials.
-func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
+func OpenAWS(ctx context.Context, cfg platform.Config, log *slog.Logger) (*platform.Deps, error) {
 	for _, v := range []struct{ name, value string }{
 		{"LECTERN_TABLE", cfg.Table}, {"LECTERN_MEDIA_BUCKET", cfg.MediaBucket}, {"LECTERN_QUEUE_URL", cfg.QueueURL},
 	} {
@@ -43,13 +43,12 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 		return nil, fmt.Errorf("aws config: %w", err)
 	}
 	table := dynamo.New(dynamodb.NewFromConfig(awsCfg), cfg.Table)
-	registry := jobs.NewRegistry()
 	s3c := s3.NewFromConfig(awsCfg)
 	uploads := cfg.UploadsBucket
 	if uploads == "" {
 		uploads = cfg.MediaBucket
 	}
-	d := &Deps{
+	return &platform.Deps{
 		Config:   cfg,
 		Log:      log,
 		Clock:    time.Now,
@@ -57,16 +56,6 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 		Blobs:    s3blob.New(s3c, cfg.MediaBucket),
 		Uploads:  s3blob.New(s3c, uploads),
 		Jobs:     sqsjobs.New(table, sqs.NewFromConfig(awsCfg), cfg.QueueURL, time.Now),
-		Registry: registry,
 		Settings: settings.NewService(table, cfg.Instance),
-	}
-	if err := d.wireFeatures(false); err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-// Runner builds the job runner the worker Lambda uses over d's table.
-func (d *Deps) Runner() *jobs.Runner {
-	return jobs.NewRunner(d.Table, d.Registry, jobs.RunnerOptions{Log: d.Log})
+	}, nil
 }

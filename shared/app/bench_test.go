@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,12 +28,7 @@ func BenchmarkIngestVsPdftoppm(b *testing.B) {
 	if _, err := exec.LookPath("pdftoppm"); err != nil {
 		b.Skip("pdftoppm (poppler-utils) is not installed")
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	local, err := OpenLocal(context.Background(), Config{Mode: ModeLocal, Instance: "default", DataDir: b.TempDir(), Workers: 1}, "http://127.0.0.1", log)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer local.Close()
+	mag := magazineOf(b, openTestLocal(b, "http://127.0.0.1", 1))
 	out := b.TempDir()
 
 	var pipeline, reference time.Duration
@@ -61,7 +54,7 @@ func BenchmarkIngestVsPdftoppm(b *testing.B) {
 		refPeakKiB = max(refPeakKiB, <-peak)
 
 		start = time.Now()
-		is, err := local.IngestFile(context.Background(), "bench", data)
+		is, err := mag.IngestFile(context.Background(), "bench", data)
 		if err != nil || is.Status != magazine.IssueReady {
 			b.Fatalf("ingest: %v %+v", err, is)
 		}

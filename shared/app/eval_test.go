@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,12 +20,7 @@ func TestEvalSamples(t *testing.T) {
 		t.Skip("LECTERN_SAMPLE_DATA is not set: sample magazines absent")
 	}
 	dir = filepath.Join(dir, "magazines")
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	local, err := OpenLocal(context.Background(), Config{Mode: ModeLocal, Instance: "default", DataDir: t.TempDir(), Workers: 1}, "http://127.0.0.1", log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer local.Close()
+	mag := magazineOf(t, openTestLocal(t, "http://127.0.0.1", 1))
 	ctx := context.Background()
 
 	for _, tc := range []struct {
@@ -44,14 +37,14 @@ func TestEvalSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			is, err := local.IngestFile(ctx, tc.file, data)
+			is, err := mag.IngestFile(ctx, tc.file, data)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if is.Status != magazine.IssueReady || is.PageCount != tc.pages || is.PagesDone != tc.pages {
 				t.Fatalf("issue = %+v", is)
 			}
-			pages, err := local.Issues.Pages(ctx, is.ID)
+			pages, err := mag.Issues.Repo.Pages(ctx, is.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

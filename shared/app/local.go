@@ -1,3 +1,7 @@
+// Package app wires Lectern together: it builds the platform (table, blobs,
+// jobs, clock, settings) for the local binary or for a Lambda, mounts the
+// feature modules asked for, and serves them, so everything above the ports
+// is the same in both modes. It imports no feature: callers pass modules.
 package app
 
 import (
@@ -13,16 +17,20 @@ import (
 	"time"
 
 	"github.com/lectern/lectern/shared/blob/localfs"
+	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/jobs/localjobs"
+	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store/bolt"
 )
 
-// Local is the embedded-mode dependency set: a bbolt table, a blob folder with
-// HMAC-signed URLs and an in-process job pool, all under cfg.DataDir.
+// Local is the embedded-mode platform: a bbolt table, a blob folder with
+// HMAC-signed URLs and an in-process job pool, all under cfg.DataDir, with
+// the modules it was opened with.
 type Local struct {
-	*Deps
+	*platform.Deps
+	Modules []platform.Module
 	// BlobHandler serves the signed blob URLs; mount it at /blobs/.
 	BlobHandler http.Handler
 
@@ -31,9 +39,10 @@ type Local struct {
 	pool  *localjobs.Pool
 }
 
-// OpenLocal builds the local dependencies and starts the job workers.
-// baseURL is where this server is reachable (for signed blob URLs).
-func OpenLocal(ctx context.Context, cfg Config, baseURL string, log *slog.Logger) (*Local, error) {
+// OpenLocal builds the local platform and the given features, registers
+// their job kinds and starts the job workers. baseURL is where this server
+// is reachable (for signed blob URLs).
+func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *slog.Logger, features ...platform.New) (*Local, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data folder %s: %w", cfg.DataDir, err)
 	}
@@ -53,7 +62,7 @@ func OpenLocal(ctx context.Context, cfg Config, baseURL string, log *slog.Logger
 	registry := jobs.NewRegistry()
 	runner := jobs.NewRunner(table, registry, jobs.RunnerOptions{Log: log})
 	pool := localjobs.New(table, runner, localjobs.Options{Workers: cfg.Workers, Log: log})
-	deps := &Deps{
+	deps := &platform.Deps{
 		Config:   cfg,
 		Log:      log,
 		Clock:    time.Now,
@@ -61,12 +70,15 @@ func OpenLocal(ctx context.Context, cfg Config, baseURL string, log *slog.Logger
 		Blobs:    blobs,
 		Uploads:  blobs,
 		Jobs:     pool,
-		Registry: registry,
 		Settings: settings.NewService(table, cfg.Instance),
 	}
 	// Job kinds are registered before the workers start, so jobs queued by a
 	// previous run find their handlers.
-	if err := deps.wireFeatures(true); err != nil {
+	modules, err := platform.Build(deps, features...)
+	if err == nil {
+		err = platform.RegisterJobs(registry, modules)
+	}
+	if err != nil {
 		blobs.Close()
 		table.Close()
 		return nil, err
@@ -76,8 +88,11 @@ func OpenLocal(ctx context.Context, cfg Config, baseURL string, log *slog.Logger
 		table.Close()
 		return nil, fmt.Errorf("start job workers: %w", err)
 	}
-	return &Local{Deps: deps, BlobHandler: blobs.Handler(), table: table, blobs: blobs, pool: pool}, nil
+	return &Local{Deps: deps, Modules: modules, BlobHandler: blobs.Handler(), table: table, blobs: blobs, pool: pool}, nil
 }
+
+// Operations are the HTTP operations of every module this server mounts.
+func (l *Local) Operations() []httpapi.Operation { return platform.Operations(l.Modules) }
 
 // Close stops the job workers (letting running jobs finish for a while) and
 // closes the table.

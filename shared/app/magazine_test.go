@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"image"
 	"image/color"
@@ -28,23 +27,20 @@ import (
 // real ingest definition) behind a real HTTP server.
 func newLocalApp(t *testing.T) *apiClient {
 	t.Helper()
-	c, _ := newLocalAppWith(t, (*Local).Features)
+	c, _ := newLocalAppWith(t, (*Local).Operations)
 	return c
 }
 
-// newLocalAppWith serves the features that features picks from the local app.
-func newLocalAppWith(t *testing.T, features func(*Local) []httpapi.Feature) (*apiClient, *Local) {
+// newLocalAppWith serves the operations that pick chooses from the local app.
+func newLocalAppWith(t *testing.T, pick func(*Local) []httpapi.Operation) (*apiClient, *Local) {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	local, err := OpenLocal(context.Background(), Config{Mode: ModeLocal, Instance: "default", DataDir: t.TempDir(), Workers: 2}, base, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.Config.Handler = LocalHandler(lectern.Version(), "", log, SiteParts{Blobs: local.BlobHandler, Static: fstest.MapFS{}}, features(local)...)
+	local := openTestLocal(t, base, 2)
+	srv.Config.Handler = LocalHandler(lectern.Version(), "", log, SiteParts{Blobs: local.BlobHandler, Static: fstest.MapFS{}}, pick(local)...)
 	srv.Start()
-	t.Cleanup(func() { srv.Close(); local.Close() })
+	t.Cleanup(srv.Close)
 	return &apiClient{t: t, base: base}, local
 }
 

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"io"
@@ -24,13 +23,9 @@ var update = flag.Bool("update", false, "rewrite testdata/openapi.json from the 
 // are generated from this file.
 func TestOpenAPISnapshot(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	local, err := OpenLocal(context.Background(), Config{Mode: ModeLocal, Instance: "default", DataDir: t.TempDir(), Workers: 1}, "http://127.0.0.1", log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { local.Close() })
+	local := openTestLocal(t, "http://127.0.0.1", 1)
 	mux := http.NewServeMux()
-	httpapi.New(mux, "0.0.0-snapshot", log, local.Features()...)
+	httpapi.New(mux, "0.0.0-snapshot", log, local.Operations()...)
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, httptest.NewRequest("GET", "/api/openapi.json", nil))
 	if rec.Code != 200 {

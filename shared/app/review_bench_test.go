@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
 )
 
@@ -25,18 +26,15 @@ func BenchmarkReviewPatchAndGet(b *testing.B) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
-	local, err := OpenLocal(context.Background(), Config{Mode: ModeLocal, Instance: "default", DataDir: b.TempDir(), Workers: 1}, base, log)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer local.Close()
-	srv.Config.Handler = LocalHandler(lectern.Version(), "", log, SiteParts{Blobs: local.BlobHandler, Static: fstest.MapFS{}}, local.Features()...)
+	local := openTestLocal(b, base, 1)
+	repo := issues.NewRepo(local.Table, local.Clock)
+	srv.Config.Handler = LocalHandler(lectern.Version(), "", log, SiteParts{Blobs: local.BlobHandler, Static: fstest.MapFS{}}, local.Operations()...)
 	srv.Start()
 	defer srv.Close()
 
 	ctx := context.Background()
 	const id = "bench0000000000a"
-	if err := local.Issues.Create(ctx, magazine.Issue{ID: id, Title: "bench", Status: magazine.IssueReady, PageCount: 1}); err != nil {
+	if err := repo.Create(ctx, magazine.Issue{ID: id, Title: "bench", Status: magazine.IssueReady, PageCount: 1}); err != nil {
 		b.Fatal(err)
 	}
 	page := magazine.Page{IssueID: id, Number: 1, Width: 612, Height: 792, DPI: 150}
@@ -46,7 +44,7 @@ func BenchmarkReviewPatchAndGet(b *testing.B) {
 			BBox: magazine.BBox{36 + float64(i%4)*140, 36 + float64(i/4)*14, 130, 12}, Text: text, OriginalText: text})
 	}
 	page = magazine.ApplyOrder(page)
-	if err := local.Issues.PutPage(ctx, page); err != nil {
+	if err := repo.PutPage(ctx, page); err != nil {
 		b.Fatal(err)
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}

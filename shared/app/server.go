@@ -18,12 +18,12 @@ type SiteParts struct {
 	Static fs.FS        // the built web app
 }
 
-// LocalHandler is the whole local server: the API with every feature, signed
-// blob URLs and the web app, behind the token check (when a token is set) and
-// request logging.
-func LocalHandler(version, token string, log *slog.Logger, site SiteParts, features ...httpapi.Feature) http.Handler {
+// LocalHandler is the whole local server: the API with the given operations,
+// signed blob URLs and the web app, behind the token check (when a token is
+// set) and request logging.
+func LocalHandler(version, token string, log *slog.Logger, site SiteParts, ops ...httpapi.Operation) http.Handler {
 	mux := http.NewServeMux()
-	httpapi.New(mux, version, log, features...)
+	httpapi.New(mux, version, log, ops...)
 	if site.Blobs != nil {
 		mux.Handle("/blobs/", site.Blobs)
 	}

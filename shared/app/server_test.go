@@ -17,6 +17,7 @@ import (
 
 	"github.com/lectern/lectern"
 	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/httpapi/settingsapi"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store/bolt"
 )
@@ -84,7 +85,7 @@ func newTestServer(t *testing.T, token string) testServer {
 	svc := settings.NewService(table, "default")
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	static := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>Lectern</title>")}}
-	srv := httptest.NewServer(LocalHandler(lectern.Version(), token, log, SiteParts{Static: static}, httpapi.Settings(svc)))
+	srv := httptest.NewServer(LocalHandler(lectern.Version(), token, log, SiteParts{Static: static}, settingsapi.Operations(svc)...))
 	t.Cleanup(srv.Close)
 	return testServer{client: &apiClient{t: t, base: srv.URL, token: token}, svc: svc}
 }

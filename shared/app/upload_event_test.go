@@ -22,10 +22,11 @@ import (
 // "Object Created" EventBridge event, turned into the state machine's input
 // by the InputTransformer written in template.yaml → the real definition.
 func TestS3UploadEventStartsIngest(t *testing.T) {
-	c, local := newLocalAppWith(t, func(l *Local) []httpapi.Feature {
-		mag := l.MagazineDeps()
-		mag.Start = nil // as in AWS: the upload event starts ingest, not the API
-		return []httpapi.Feature{magazineapi.Feature(mag)}
+	var mag *magazineapi.Parts
+	c, _ := newLocalAppWith(t, func(l *Local) []httpapi.Operation {
+		mag = magazineOf(t, l)
+		mag.Issues.Start = nil // as in AWS: the upload event starts ingest, not the API
+		return magazineapi.Operations(mag.Issues)
 	})
 
 	pdfBytes := samplePDF()
@@ -62,7 +63,7 @@ func TestS3UploadEventStartsIngest(t *testing.T) {
 	if err := json.Unmarshal(input, &start); err != nil {
 		t.Fatalf("transformed input %s: %v", input, err)
 	}
-	if _, err := local.Ingest.Run(context.Background(), start, nil); err != nil {
+	if _, err := mag.Ingest.Run(context.Background(), start, nil); err != nil {
 		t.Fatal(err)
 	}
 	view := c.waitReady(grant.Issue.ID)

@@ -18,29 +18,29 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lectern/lectern/shared/apierr"
 	"github.com/lectern/lectern/shared/engines"
 	"github.com/lectern/lectern/shared/engines/docker"
 	"github.com/lectern/lectern/shared/engines/urlsafe"
+	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store"
 )
 
-// Errors of this package. Each carries the HTTP status an API answers with,
-// so the one problem mapping needs no knowledge of cards.
+// Errors of this package, each of a fault kind, so the one problem mapping
+// needs no knowledge of cards.
 var (
 	// ErrInvalid: a card breaks a rule (name, kind, URL, container).
-	ErrInvalid = apierr.New(http.StatusUnprocessableEntity, "invalid engine card")
+	ErrInvalid = fault.New(fault.Invalid, "invalid engine card")
 	// ErrNotFound: no card of that name on this instance.
-	ErrNotFound = apierr.New(http.StatusNotFound, "engine card not found")
+	ErrNotFound = fault.New(fault.NotFound, "engine card not found")
 	// ErrNeedsURL: the card has no URL and none can be assumed (AWS mode).
-	ErrNeedsURL = apierr.New(http.StatusUnprocessableEntity, "engine card needs a URL")
+	ErrNeedsURL = fault.New(fault.Invalid, "engine card needs a URL")
 	// ErrNoContainer: the card names no container to control.
-	ErrNoContainer = apierr.New(http.StatusUnprocessableEntity, "engine card names no container")
+	ErrNoContainer = fault.New(fault.Invalid, "engine card names no container")
 	// ErrRefusedURL: the server will not call the card's URL (engine URL safety).
-	ErrRefusedURL = apierr.New(http.StatusUnprocessableEntity, "engine URL refused")
+	ErrRefusedURL = fault.New(fault.Invalid, "engine URL refused")
 	// ErrEngine: the engine or its Docker host answered with an error or not at all.
-	ErrEngine = apierr.New(http.StatusBadGateway, "engine call failed")
+	ErrEngine = fault.New(fault.Upstream, "engine call failed")
 )
 
 // classify files a failure from an engine, Docker host or URL check under

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/lectern/lectern/shared/engines/docker"
+	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store/bolt"
 )
@@ -187,8 +188,7 @@ func TestContainers(t *testing.T) {
 	}{{"busy", OpStart, 409}, {"img", OpRestart, 500}, {"gone", OpStart, 404}} {
 		_, err := svc.Control(ctx, tc.name, tc.op)
 		var he *docker.HostError
-		var p interface{ ProblemStatus() int }
-		if !errors.As(err, &he) || he.Status != tc.status || !errors.As(err, &p) || p.ProblemStatus() != http.StatusBadGateway || !strings.Contains(err.Error(), `card "`+tc.name+`"`) {
+		if !errors.As(err, &he) || he.Status != tc.status || !errors.Is(err, ErrEngine) || fault.KindOf(err) != fault.Upstream || !strings.Contains(err.Error(), `card "`+tc.name+`"`) {
 			t.Errorf("%s %s = %v, want a %d from the Docker host naming the card", tc.op, tc.name, err, tc.status)
 		}
 	}

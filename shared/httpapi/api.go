@@ -1,7 +1,7 @@
 // Package httpapi owns Lectern's HTTP surface: the huma v2 API every feature
 // registers its operations on, the one place errors become RFC 9457 problem
 // documents, bearer-token access control and request logging. A Lambda mounts
-// one feature; the local server mounts them all.
+// the operations of the modules it serves; the local server mounts them all.
 package httpapi
 
 import (
@@ -17,15 +17,30 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 )
 
-// Feature registers one feature's operations on the API.
-type Feature func(api huma.API, log *slog.Logger)
+// Operation is one HTTP operation, ready to mount on an API. A feature's
+// package has one named constructor per operation and lists them once.
+type Operation func(api huma.API, log *slog.Logger)
+
+// Op makes an Operation from its description and a handler that returns
+// domain errors: they become problem documents here, so handlers stay thin.
+func Op[I, O any](op huma.Operation, handle func(context.Context, *I) (*O, error)) Operation {
+	return func(api huma.API, log *slog.Logger) {
+		huma.Register(api, op, func(ctx context.Context, in *I) (*O, error) {
+			out, err := handle(ctx, in)
+			if err != nil {
+				return nil, Problem(log, err)
+			}
+			return out, nil
+		})
+	}
+}
 
 // DefaultMaxBody bounds request bodies of operations that do not set their own limit.
 const DefaultMaxBody = 64 << 10
 
 // New builds the API on mux under /api with the platform operations
-// (/api/health, /api/version, /api/openapi.json) and the given features.
-func New(mux *http.ServeMux, version string, log *slog.Logger, features ...Feature) huma.API {
+// (/api/health, /api/version, /api/openapi.json) and the given ones.
+func New(mux *http.ServeMux, version string, log *slog.Logger, ops ...Operation) huma.API {
 	cfg := huma.DefaultConfig("Lectern API", version)
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	cfg.OpenAPIPath = "/api/openapi"
@@ -41,8 +56,8 @@ func New(mux *http.ServeMux, version string, log *slog.Logger, features ...Featu
 	cfg.Security = []map[string][]string{{"bearer": {}}}
 	api := humago.New(mux, cfg)
 	registerPlatform(api, version)
-	for _, f := range features {
-		f(api, log)
+	for _, op := range ops {
+		op(api, log)
 	}
 	// Anything else under /api is a problem document, not the mux's plain text:
 	// 405 with Allow when the path exists for other methods, else 404.

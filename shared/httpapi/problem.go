@@ -8,30 +8,31 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/lectern/lectern/shared/blob"
-	"github.com/lectern/lectern/shared/settings"
-	"github.com/lectern/lectern/shared/store"
+	"github.com/lectern/lectern/shared/fault"
 )
 
+// statusOf is the one table from error kinds to HTTP statuses.
+var statusOf = map[fault.Kind]int{
+	fault.NotFound:    http.StatusNotFound,
+	fault.Invalid:     http.StatusUnprocessableEntity,
+	fault.Conflict:    http.StatusConflict,
+	fault.TooLarge:    http.StatusRequestEntityTooLarge,
+	fault.Upstream:    http.StatusBadGateway,
+	fault.Unavailable: http.StatusServiceUnavailable,
+}
+
 // Problem maps a service error to the problem document the client sees. It is
-// the only place domain errors meet HTTP status codes. Unknown errors are
-// logged and answered 500 without internal detail.
+// the only place domain errors meet HTTP status codes: a domain error's text
+// is meant for the user (a refused PDF's reason, an engine's URL and answer,
+// never a key). Errors without a kind are logged and answered 500 without
+// internal detail. Errors huma already made (304, a transport-level 400) pass.
 func Problem(log *slog.Logger, err error) error {
-	var status huma.StatusError
-	var refused interface{ ProblemStatus() int }
-	switch {
-	case errors.As(err, &status):
+	var already huma.StatusError
+	if errors.As(err, &already) {
 		return err
-	case errors.As(err, &refused):
-		// Errors that know their status carry text meant for the user: a
-		// refused PDF's reason, or an engine's URL and answer (never a key).
-		return huma.NewError(refused.ProblemStatus(), err.Error())
-	case errors.Is(err, settings.ErrInvalid), errors.Is(err, store.ErrInvalid), errors.Is(err, blob.ErrInvalidKey):
-		return huma.Error422UnprocessableEntity(err.Error())
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, blob.ErrNotFound):
-		return huma.Error404NotFound(err.Error())
-	case errors.Is(err, store.ErrConditionFailed), errors.Is(err, settings.ErrConflict):
-		return huma.Error409Conflict(err.Error())
+	}
+	if status, ok := statusOf[fault.KindOf(err)]; ok {
+		return huma.NewError(status, err.Error())
 	}
 	log.Error("internal error", "err", err)
 	return huma.Error500InternalServerError("internal error; see the server log")

@@ -10,12 +10,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/lectern/lectern/shared/apierr"
+	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/store"
 )
@@ -23,9 +22,9 @@ import (
 // Errors of this package.
 var (
 	// ErrNotFound: no such issue or page.
-	ErrNotFound = apierr.New(http.StatusNotFound, "not found")
+	ErrNotFound = fault.New(fault.NotFound, "not found")
 	// ErrInvalid: a malformed id or page number.
-	ErrInvalid = apierr.New(http.StatusUnprocessableEntity, "invalid")
+	ErrInvalid = fault.New(fault.Invalid, "invalid")
 )
 
 // maxUpdateAttempts bounds optimistic retries when pages finish at once.
@@ -64,7 +63,14 @@ func RenderKey(id string, page int) string { return fmt.Sprintf("issues/%s/pages
 func ThumbKey(id string, page int) string {
 	return fmt.Sprintf("issues/%s/pages/%04d.thumb.png", id, page)
 }
-func CropKey(id string, page int, region string) string {
+
+// CropKey is where a picture region's crop is kept. Crops cut by an edit
+// carry the issue revision (rev > 0), so an undo that restores an older box
+// also finds the crop cut for it; ingest's crops have none.
+func CropKey(id string, page int, region string, rev int64) string {
+	if rev > 0 {
+		return fmt.Sprintf("issues/%s/crops/%04d/%s-r%d.png", id, page, region, rev)
+	}
 	return fmt.Sprintf("issues/%s/crops/%04d/%s.png", id, page, region)
 }
 
@@ -191,8 +197,9 @@ func (r *Repo) List(ctx context.Context) ([]magazine.Issue, error) {
 	}
 }
 
-// PutPage writes a page unconditionally (the pipeline owns pages while the
-// issue is processing) and returns its new version.
+// PutPage writes a page unconditionally, bumping its version: the pipeline
+// owns pages while the issue is processing. Review's edits go through
+// conditional writes instead (shared/review).
 func (r *Repo) PutPage(ctx context.Context, p magazine.Page) error {
 	p.Updated = r.clock()
 	var old magazine.Page

@@ -1,18 +1,18 @@
 package jobs
 
-import "errors"
+import "github.com/lectern/lectern/shared/fault"
 
 var (
 	// ErrNotFound: no job record with that id.
-	ErrNotFound = errors.New("job not found")
+	ErrNotFound = fault.New(fault.NotFound, "job not found")
 	// ErrInvalid: a malformed request (bad id, kind, payload, progress value, registration).
-	ErrInvalid = errors.New("invalid job request")
+	ErrInvalid = fault.New(fault.Invalid, "invalid job request")
 	// ErrUnknownKind: no handler is registered for the job's kind; the job fails.
-	ErrUnknownKind = errors.New("unknown job kind")
+	ErrUnknownKind = fault.New(fault.Invalid, "unknown job kind")
 	// ErrTransient: the job did not reach a final state this time and should be run again later.
-	ErrTransient = errors.New("transient job failure")
+	ErrTransient = fault.New(fault.Unavailable, "transient job failure")
 	// ErrSuperseded: this run no longer owns the job (another attempt took it over, or it finished).
-	ErrSuperseded = errors.New("job run superseded")
+	ErrSuperseded = fault.New(fault.Conflict, "job run superseded")
 )
 
 // Transient marks a handler error as worth retrying (an engine that is down,

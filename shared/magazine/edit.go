@@ -3,21 +3,20 @@ package magazine
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lectern/lectern/shared/apierr"
+	"github.com/lectern/lectern/shared/fault"
 )
 
 // Errors of region editing.
 var (
 	// ErrNoRegion: the page has no region with that id (a second delete).
-	ErrNoRegion = apierr.New(http.StatusNotFound, "no such region")
+	ErrNoRegion = fault.New(fault.NotFound, "no such region")
 	// ErrBadEdit: the edit cannot apply (offset outside the text, no next
 	// region, a kind that does not exist, an empty box).
-	ErrBadEdit = apierr.New(http.StatusUnprocessableEntity, "edit does not apply")
+	ErrBadEdit = fault.New(fault.Invalid, "edit does not apply")
 )
 
 // RegionRef names a region of an issue.

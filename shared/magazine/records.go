@@ -25,6 +25,11 @@ func (b BBox) Union(o BBox) BBox {
 	return BBox{x0, y0, x1 - x0, y1 - y0}
 }
 
+// Near: the boxes touch or lie within gap points of each other.
+func (b BBox) Near(o BBox, gap float64) bool {
+	return b[0]-gap <= o[0]+o[2] && o[0]-gap <= b[0]+b[2] && b[1]-gap <= o[1]+o[3] && o[1]-gap <= b[1]+b[3]
+}
+
 // Region is one labelled box on a page.
 type Region struct {
 	ID           string `json:"id"`

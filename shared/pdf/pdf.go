@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
+
+	"github.com/lectern/lectern/shared/fault"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 )
@@ -75,12 +77,12 @@ func (e *InvalidInputError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Reason, e.Detail)
 }
 
-// ProblemStatus is the HTTP status an API answers with for this refusal.
-func (e *InvalidInputError) ProblemStatus() int {
+// Kind files the refusal: too large, or invalid.
+func (e *InvalidInputError) Kind() fault.Kind {
 	if e.Reason == ReasonTooLarge {
-		return 413
+		return fault.TooLarge
 	}
-	return 422
+	return fault.Invalid
 }
 
 func invalid(reason Reason, page int, format string, args ...any) *InvalidInputError {

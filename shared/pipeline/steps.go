@@ -6,14 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image"
-	"image/png"
-	"io"
 	"strings"
-	"sync"
 
-	"github.com/lectern/lectern/shared/blob"
-	"github.com/lectern/lectern/shared/engines/tesseract"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf"
@@ -31,61 +25,11 @@ const (
 	textWindow = 2
 )
 
-// TransientError is a failure worth retrying (storage or network hiccups);
-// the state machine retries it with backoff by this type name.
-type TransientError struct{ Err error }
-
-func (e *TransientError) Error() string { return e.Err.Error() }
-func (e *TransientError) Unwrap() error { return e.Err }
-
-// Steps are the ingest pipeline's Task handlers over the ports.
+// Steps are the ingest pipeline's Task handlers: page records in Repo,
+// page media in Pages.
 type Steps struct {
-	Repo    *issues.Repo
-	Blobs   blob.Store // renders, thumbnails, crops
-	Sources blob.Store // uploaded PDFs
-	Limits  pdf.Limits
-	DPI     int
-	// OCR builds the chain for a page from the current settings; nil means
-	// text layer and Tesseract only.
-	OCR func(ctx context.Context) (OCRChain, error)
-
-	renders renderCache
-}
-
-// renderCache keeps the last few decoded page renders: review edits crop
-// the same page again and again, and a render never changes under its key.
-type renderCache struct {
-	mu      sync.Mutex
-	entries []cachedRender // most recent last
-}
-
-type cachedRender struct {
-	key string
-	img image.Image
-}
-
-// renderCacheSize is how many decoded renders stay (about 8 MiB each at 150 DPI).
-const renderCacheSize = 4
-
-func (c *renderCache) get(key string) (image.Image, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i, e := range c.entries {
-		if e.key == key {
-			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
-			return e.img, true
-		}
-	}
-	return nil, false
-}
-
-func (c *renderCache) put(key string, img image.Image) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.entries = append(c.entries, cachedRender{key, img})
-	if len(c.entries) > renderCacheSize {
-		c.entries = c.entries[len(c.entries)-renderCacheSize:]
-	}
+	Repo  *issues.Repo
+	Pages *Pages
 }
 
 // Handlers maps the definition's Task resources to the steps.
@@ -108,7 +52,7 @@ func handler[In, Out any](step func(context.Context, In) (Out, error)) asl.Handl
 	return func(ctx context.Context, raw json.RawMessage) (json.RawMessage, error) {
 		var in In
 		if err := json.Unmarshal(raw, &in); err != nil {
-			return nil, &pdf.InvalidInputError{Reason: "bad-step-input", Detail: err.Error()}
+			return nil, &StepError{Reason: "bad-step-input", Detail: err.Error()}
 		}
 		out, err := step(ctx, in)
 		if err != nil {
@@ -137,16 +81,16 @@ type PrepareOutput struct {
 func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, error) {
 	id, ok := issues.IDFromSourceKey(in.SourceKey)
 	if !ok {
-		return PrepareOutput{}, &pdf.InvalidInputError{Reason: "bad-source-key", Detail: fmt.Sprintf("%q is not uploads/<issue id>.pdf", in.SourceKey)}
+		return PrepareOutput{}, &StepError{Reason: "bad-source-key", Detail: fmt.Sprintf("%q is not uploads/<issue id>.pdf", in.SourceKey)}
 	}
 	if err := s.ensureIssue(ctx, id, in); err != nil {
 		return PrepareOutput{}, err
 	}
-	data, err := s.source(ctx, id)
+	data, err := s.Pages.Source(ctx, id)
 	if err != nil {
 		return PrepareOutput{}, err
 	}
-	info, err := pdf.Inspect(data, s.Limits)
+	info, err := pdf.Inspect(data, s.Pages.Limits)
 	if err != nil {
 		return PrepareOutput{}, err
 	}
@@ -167,7 +111,7 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 		return PrepareOutput{}, transient(err)
 	}
 	for i, box := range info.Pages {
-		p := magazine.Page{IssueID: id, Number: i + 1, Width: box.Width, Height: box.Height, DPI: s.dpi(), Regions: []magazine.Region{}, Order: []string{}, Step: "queued"}
+		p := magazine.Page{IssueID: id, Number: i + 1, Width: box.Width, Height: box.Height, DPI: s.Pages.dpi(), Regions: []magazine.Region{}, Order: []string{}, Step: "queued"}
 		if err := s.Repo.PutPage(ctx, p); err != nil {
 			return PrepareOutput{}, transient(err)
 		}
@@ -217,30 +161,11 @@ type PageOutput struct {
 // Render draws the page at the configured DPI, stores the PNG and a
 // thumbnail, and records the render on the page.
 func (s *Steps) Render(ctx context.Context, in PageRef) (PageOutput, error) {
-	data, err := s.source(ctx, in.IssueID)
-	if err != nil {
-		return PageOutput{}, err
-	}
-	img, err := pdf.Render(ctx, data, in.Page, s.dpi(), s.Limits)
-	if err != nil {
-		return PageOutput{}, err
-	}
-	full, err := pdf.EncodePNG(img)
-	if err != nil {
-		return PageOutput{}, err
-	}
-	thumb, err := pdf.EncodePNG(pdf.Thumbnail(img, ThumbWidth))
-	if err != nil {
-		return PageOutput{}, err
-	}
-	if err := s.put(ctx, issues.RenderKey(in.IssueID, in.Page), full); err != nil {
-		return PageOutput{}, err
-	}
-	if err := s.put(ctx, issues.ThumbKey(in.IssueID, in.Page), thumb); err != nil {
+	if err := s.Pages.Draw(ctx, in.IssueID, in.Page); err != nil {
 		return PageOutput{}, err
 	}
 	return s.updatePage(ctx, in, "render", func(p *magazine.Page) error {
-		p.DPI = s.dpi()
+		p.DPI = s.Pages.dpi()
 		p.RenderKey = issues.RenderKey(in.IssueID, in.Page)
 		p.ThumbKey = issues.ThumbKey(in.IssueID, in.Page)
 		return nil
@@ -250,7 +175,7 @@ func (s *Steps) Render(ctx context.Context, in PageRef) (PageOutput, error) {
 // Recognize reads the page: its own text layer when it has real text,
 // otherwise the OCR chain's engines in order.
 func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
-	data, err := s.source(ctx, in.IssueID)
+	data, err := s.Pages.Source(ctx, in.IssueID)
 	if err != nil {
 		return PageOutput{}, err
 	}
@@ -262,22 +187,20 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	if err != nil {
 		return PageOutput{}, err
 	}
-	var chain OCRChain
-	if s.OCR == nil {
-		chain.Tesseract = tesseract.Engine{}
-	} else if chain, err = s.OCR(ctx); err != nil {
+	chain, err := s.Pages.chain(ctx)
+	if err != nil {
 		return PageOutput{}, err
 	}
 	var render PageImage
 	if textLayer == nil {
-		if render, err = s.loadRender(ctx, page); err != nil {
+		if render, err = s.Pages.Render(ctx, page); err != nil {
 			return PageOutput{}, err
 		}
 	}
 	rec, err := chain.Recognize(ctx, PageInput{
 		Width: page.Width, Height: page.Height, TextLayer: textLayer, Render: render,
 		HighRes: func(ctx context.Context) (PageImage, error) {
-			img, err := pdf.Render(ctx, data, in.Page, TesseractDPI, s.Limits)
+			img, err := pdf.Render(ctx, data, in.Page, TesseractDPI, s.Pages.Limits)
 			if err != nil {
 				return PageImage{}, err
 			}
@@ -304,7 +227,7 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 // textLayer classifies the page's own text with its neighbours (running
 // heads are found by repetition); nil when the page has no real text.
 func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine.Page) ([]magazine.Region, error) {
-	own, err := pdf.TextLayer(ctx, data, n, s.Limits)
+	own, err := pdf.TextLayer(ctx, data, n, s.Pages.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +235,7 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 		return nil, nil
 	}
 	// Caption adjacency is judged against pictures as they will be shown.
-	pictures := pictureRegions(own.Pictures, paragraphBoxes(own.Blocks))
+	pictures := magazine.PictureRegions(own.Pictures, magazine.ParagraphBoxes(own.Blocks))
 	own.Pictures = nil
 	for _, r := range pictures {
 		own.Pictures = append(own.Pictures, r.BBox)
@@ -325,7 +248,7 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 			window = append(window, own)
 			continue
 		}
-		tp, err := pdf.TextLayer(ctx, data, m, s.Limits)
+		tp, err := pdf.TextLayer(ctx, data, m, s.Pages.Limits)
 		if err != nil {
 			continue // a neighbour that is missing or broken only loses context
 		}
@@ -335,67 +258,6 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 	return append(regions, pictures...), nil
 }
 
-// paragraphBoxes are the text blocks of more than one line: picture pieces
-// are never joined across them (two figures in two columns stay two).
-func paragraphBoxes(blocks []magazine.TextBlock) []magazine.BBox {
-	var out []magazine.BBox
-	for _, b := range blocks {
-		if b.LineCount > 1 {
-			out = append(out, b.BBox)
-		}
-	}
-	return out
-}
-
-// Pictures in a text layer: pieces closer than pictureJoinGap points are one
-// picture (a figure drawn as many small images), and pictures smaller than
-// pictureMinSide points on a side (rules, bullets, logos) are left out.
-const (
-	pictureJoinGap = 8.0
-	pictureMinSide = 24.0
-)
-
-// pictureRegions turns the text layer's picture boxes into image regions;
-// RefineFigures then fits them to the render.
-func pictureRegions(boxes, barriers []magazine.BBox) []magazine.Region {
-	merged := append([]magazine.BBox(nil), boxes...)
-	for joined := true; joined; {
-		joined = false
-		for i := 0; i < len(merged) && !joined; i++ {
-			for j := i + 1; j < len(merged); j++ {
-				if near(merged[i], merged[j], pictureJoinGap) && !coversAny(merged[i].Union(merged[j]), barriers) {
-					merged[i] = merged[i].Union(merged[j])
-					merged = append(merged[:j], merged[j+1:]...)
-					joined = true
-					break
-				}
-			}
-		}
-	}
-	var out []magazine.Region
-	for _, b := range merged {
-		if b[2] < pictureMinSide || b[3] < pictureMinSide {
-			continue
-		}
-		out = append(out, magazine.Region{ID: fmt.Sprintf("p%d", len(out)+1), Kind: magazine.KindImage, BBox: b})
-	}
-	return out
-}
-
-// coversAny: the box takes in a real share (a quarter) of some barrier.
-func coversAny(box magazine.BBox, barriers []magazine.BBox) bool {
-	for _, b := range barriers {
-		if overlap := box.Overlap(b); overlap > 0 && overlap >= 0.25*b.Area() {
-			return true
-		}
-	}
-	return false
-}
-
-func near(a, b magazine.BBox, gap float64) bool {
-	return a[0]-gap <= b[0]+b[2] && b[0]-gap <= a[0]+a[2] && a[1]-gap <= b[1]+b[3] && b[1]-gap <= a[1]+a[3]
-}
-
 // RefineFigures re-derives picture boxes from the render, then cuts each
 // picture's crop from the render's own pixels.
 func (s *Steps) RefineFigures(ctx context.Context, in PageRef) (PageOutput, error) {
@@ -403,7 +265,7 @@ func (s *Steps) RefineFigures(ctx context.Context, in PageRef) (PageOutput, erro
 	if err != nil {
 		return PageOutput{}, transient(err)
 	}
-	refined, err := s.refine(ctx, page)
+	refined, err := s.Pages.Refine(ctx, page)
 	if err != nil {
 		return PageOutput{}, err
 	}
@@ -411,36 +273,6 @@ func (s *Steps) RefineFigures(ctx context.Context, in PageRef) (PageOutput, erro
 		p.Regions = refined.Regions
 		return nil
 	})
-}
-
-// refine runs the figure pass and crops for one page; also used by
-// POST /api/magazine/{id}/figures/refine on an existing issue.
-func (s *Steps) refine(ctx context.Context, page magazine.Page) (magazine.Page, error) {
-	img, err := s.loadRenderImage(ctx, page)
-	if err != nil {
-		return page, err
-	}
-	scale := float64(page.DPI) / 72
-	page.Regions, _ = magazine.RefineFigures(img, scale, page.Regions)
-	for i, r := range page.Regions {
-		if !magazine.IsVisual(r.Kind) {
-			continue
-		}
-		crop, err := magazine.CropPixels(img, magazine.PixelRect(r.BBox, scale, img.Bounds()))
-		if err != nil {
-			continue // a box outside the page has nothing to crop
-		}
-		b, err := pdf.EncodePNG(crop)
-		if err != nil {
-			return page, err
-		}
-		key := issues.CropKey(page.IssueID, page.Number, r.ID)
-		if err := s.put(ctx, key, b); err != nil {
-			return page, err
-		}
-		page.Regions[i].CropKey = key
-	}
-	return page, nil
 }
 
 // RefineIssue re-derives figures and crops for every rendered page of an
@@ -455,7 +287,7 @@ func (s *Steps) RefineIssue(ctx context.Context, id string) (int, error) {
 		if p.RenderKey == "" {
 			continue
 		}
-		refined, err := s.refine(ctx, p)
+		refined, err := s.Pages.Refine(ctx, p)
 		if err != nil {
 			return changed, fmt.Errorf("page %d: %w", p.Number, err)
 		}
@@ -574,7 +406,7 @@ func (s *Steps) FailIssue(ctx context.Context, in FailIssueInput) (map[string]st
 		id, ok = in.Prepared.IssueID, true
 	}
 	if !ok {
-		return nil, &pdf.InvalidInputError{Reason: "bad-source-key", Detail: in.SourceKey}
+		return nil, &StepError{Reason: "bad-source-key", Detail: in.SourceKey}
 	}
 	msg := causeMessage(in.Error.Error, in.Error.Cause)
 	_, err := s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
@@ -625,82 +457,6 @@ func (s *Steps) updatePage(ctx context.Context, in PageRef, step string, change 
 		return PageOutput{}, transient(err)
 	}
 	return PageOutput{Page: in.Page, Step: step, Engine: page.Engine, Regions: len(page.Regions)}, nil
-}
-
-func (s *Steps) source(ctx context.Context, id string) ([]byte, error) {
-	return s.read(ctx, s.Sources, issues.SourceKey(id), s.Limits.MaxBytes)
-}
-
-func (s *Steps) read(ctx context.Context, store blob.Store, key string, limit int64) ([]byte, error) {
-	rc, info, err := store.Get(ctx, key)
-	if errors.Is(err, blob.ErrNotFound) {
-		return nil, &pdf.InvalidInputError{Reason: "missing-upload", Detail: fmt.Sprintf("%s is not in the blob store", key)}
-	}
-	if err != nil {
-		return nil, transient(err)
-	}
-	defer rc.Close()
-	if limit > 0 && info.Size > limit {
-		return nil, &pdf.InvalidInputError{Reason: pdf.ReasonTooLarge, Detail: fmt.Sprintf("%s is %d bytes; the limit is %d", key, info.Size, limit)}
-	}
-	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
-	if err != nil {
-		return nil, transient(err)
-	}
-	return data, nil
-}
-
-func (s *Steps) put(ctx context.Context, key string, data []byte) error {
-	if err := s.Blobs.Put(ctx, key, bytes.NewReader(data), "image/png"); err != nil {
-		return transient(err)
-	}
-	return nil
-}
-
-func (s *Steps) loadRender(ctx context.Context, page magazine.Page) (PageImage, error) {
-	if page.RenderKey == "" {
-		return PageImage{}, &pdf.InvalidInputError{Reason: "not-rendered", Page: page.Number, Detail: "the page has no render"}
-	}
-	b, err := s.read(ctx, s.Blobs, page.RenderKey, 256<<20)
-	if err != nil {
-		return PageImage{}, err
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(b))
-	if err != nil {
-		return PageImage{}, fmt.Errorf("page %d render: %w", page.Number, err)
-	}
-	return PageImage{PNG: b, Width: cfg.Width, Height: cfg.Height, DPI: page.DPI}, nil
-}
-
-func (s *Steps) loadRenderImage(ctx context.Context, page magazine.Page) (image.Image, error) {
-	if img, ok := s.renders.get(page.RenderKey); ok {
-		return img, nil
-	}
-	pi, err := s.loadRender(ctx, page)
-	if err != nil {
-		return nil, err
-	}
-	img, err := png.Decode(bytes.NewReader(pi.PNG))
-	if err != nil {
-		return nil, err
-	}
-	s.renders.put(page.RenderKey, img)
-	return img, nil
-}
-
-func (s *Steps) dpi() int {
-	if s.DPI > 0 {
-		return s.DPI
-	}
-	return DefaultDPI
-}
-
-func transient(err error) error {
-	var inv *pdf.InvalidInputError
-	if err == nil || errors.As(err, &inv) || errors.Is(err, context.Canceled) {
-		return err
-	}
-	return &TransientError{Err: err}
 }
 
 func isConflict(err error) bool { return errors.Is(err, store.ErrConditionFailed) }

@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net/http"
 	"slices"
 	"sort"
 	"strconv"
@@ -24,25 +23,25 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lectern/lectern/shared/apierr"
+	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/store"
 )
 
-// Errors of this package, each with the HTTP status an API answers.
+// Errors of this package, each of a fault kind.
 var (
 	// ErrConflict: the page changed since the client read it, or the undo
 	// token is stale because something else changed since.
-	ErrConflict = apierr.New(http.StatusConflict, "conflict")
+	ErrConflict = fault.New(fault.Conflict, "conflict")
 	// ErrNothingToUndo: no undo point is stored (already undone or cleared).
-	ErrNothingToUndo = apierr.New(http.StatusConflict, "nothing to undo")
+	ErrNothingToUndo = fault.New(fault.Conflict, "nothing to undo")
 	// ErrBadToken: the undo token was not issued by this server for this issue.
-	ErrBadToken = apierr.New(http.StatusUnprocessableEntity, "invalid undo token")
+	ErrBadToken = fault.New(fault.Invalid, "invalid undo token")
 	// ErrNotFound: no such issue, page, region or article.
-	ErrNotFound = apierr.New(http.StatusNotFound, "not found")
+	ErrNotFound = fault.New(fault.NotFound, "not found")
 	// ErrInvalid: the request cannot apply (bad box, offset, kind, ids).
-	ErrInvalid = apierr.New(http.StatusUnprocessableEntity, "invalid edit")
+	ErrInvalid = fault.New(fault.Invalid, "invalid edit")
 )
 
 // maxAttempts bounds optimistic retries of a change made without If-Match;

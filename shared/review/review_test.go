@@ -3,7 +3,6 @@ package review
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/store/bolt"
@@ -65,13 +65,9 @@ func fixture(t *testing.T) (*Editor, *issues.Repo, *pictures) {
 
 func ref(id string) magazine.RegionRef { return magazine.RegionRef{Page: 1, Region: id} }
 
-func status(err error) int {
-	var p interface{ ProblemStatus() int }
-	if errors.As(err, &p) {
-		return p.ProblemStatus()
-	}
-	return 0
-}
+// kind is what sort of failure err is; the API answers each kind with one
+// status (httpapi's table), so these tests pin the kind.
+func kind(err error) fault.Kind { return fault.KindOf(err) }
 
 func pageJSON(t *testing.T, repo *issues.Repo) string {
 	t.Helper()
@@ -91,8 +87,8 @@ func TestDeleteTwiceAnswers404(t *testing.T) {
 	if err != nil || out.UndoToken == "" {
 		t.Fatalf("first delete = %+v, %v", out, err)
 	}
-	if _, err := e.DeleteRegions(ctx, issueID, 1, []string{"p2"}, 0); status(err) != 404 {
-		t.Fatalf("second delete = %v (status %d), want 404", err, status(err))
+	if _, err := e.DeleteRegions(ctx, issueID, 1, []string{"p2"}, 0); kind(err) != fault.NotFound {
+		t.Fatalf("second delete = %v (kind %v), want not found", err, kind(err))
 	}
 }
 
@@ -122,7 +118,7 @@ func TestUndoRestoresByteIdenticalState(t *testing.T) {
 	if len(arts) != 1 || arts[0].ID != art.ID || len(arts[0].Regions) != 2 {
 		t.Fatalf("undo did not restore the article: %+v", arts)
 	}
-	if _, err := e.Undo(ctx, issueID, out.UndoToken); status(err) != 409 {
+	if _, err := e.Undo(ctx, issueID, out.UndoToken); kind(err) != fault.Conflict {
 		t.Fatalf("undo twice = %v, want 409", err)
 	}
 }
@@ -135,7 +131,7 @@ func TestUndoAfterAnotherChangeIsRefused(t *testing.T) {
 		if _, err := e.DeleteRegions(ctx, issueID, 1, []string{"p3"}, 0); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.Undo(ctx, issueID, first.UndoToken); status(err) != 409 {
+		if _, err := e.Undo(ctx, issueID, first.UndoToken); kind(err) != fault.Conflict {
 			t.Fatalf("undo of an earlier change = %v, want 409", err)
 		}
 	})
@@ -149,14 +145,14 @@ func TestUndoAfterAnotherChangeIsRefused(t *testing.T) {
 			t.Fatalf("text edit = %+v, %v; want the undo point cleared", out, err)
 		}
 		_, err = e.Undo(ctx, issueID, first.UndoToken)
-		if status(err) != 409 {
+		if kind(err) != fault.Conflict {
 			t.Fatalf("undo after a text edit = %v, want 409", err)
 		}
 	})
 	t.Run("a token for another issue or forged", func(t *testing.T) {
 		e, _, _ := fixture(t)
 		ctx := context.Background()
-		if _, err := e.Undo(ctx, issueID, "bm90LWEtdG9rZW4"); status(err) != 422 {
+		if _, err := e.Undo(ctx, issueID, "bm90LWEtdG9rZW4"); kind(err) != fault.Invalid {
 			t.Fatalf("forged token = %v, want 422", err)
 		}
 	})
@@ -252,7 +248,7 @@ func TestMoveRereadKeepsOldTextWhenNothingReadable(t *testing.T) {
 		t.Fatalf("reread = %+v", r)
 	}
 	bad := magazine.BBox{600, 700, 100, 200}
-	if _, _, err := e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{BBox: &bad}, 0); status(err) != 422 {
+	if _, _, err := e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{BBox: &bad}, 0); kind(err) != fault.Invalid {
 		t.Errorf("a box off the page = %v, want 422", err)
 	}
 }
@@ -268,11 +264,11 @@ func TestApprove(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p2")}, []magazine.RegionRef{ref("i1")})
-	if status(err) != 422 || !errorsContain(err, "p2") {
+	if kind(err) != fault.Invalid || !errorsContain(err, "p2") {
 		t.Fatalf("approve with a vanished id = %v, want 422 naming p2", err)
 	}
 	_, _, err = e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p1")}, []magazine.RegionRef{})
-	if status(err) != 409 {
+	if kind(err) != fault.Conflict {
 		t.Fatalf("approve with a stale image list = %v, want 409", err)
 	}
 	a, _, err := e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p1")}, []magazine.RegionRef{ref("i1")})
@@ -354,7 +350,7 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 	// With If-Match, a stale version answers 409 and changes nothing.
 	_, v, _ := repo.Page(ctx, issueID, 1)
 	text := "x"
-	if _, _, err := e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{Text: &text}, v-1); status(err) != 409 {
+	if _, _, err := e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{Text: &text}, v-1); kind(err) != fault.Conflict {
 		t.Fatalf("stale If-Match = %v, want 409", err)
 	}
 	if _, _, err := e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{Text: &text}, v); err != nil {

@@ -1,10 +1,10 @@
 package settings
 
-import "errors"
+import "github.com/lectern/lectern/shared/fault"
 
 var (
 	// ErrInvalid: an update breaks a rule (bad URL, oversized key, bad card name).
-	ErrInvalid = errors.New("invalid settings")
+	ErrInvalid = fault.New(fault.Invalid, "invalid settings")
 	// ErrConflict: the record kept changing under concurrent updates.
-	ErrConflict = errors.New("settings changed concurrently")
+	ErrConflict = fault.New(fault.Conflict, "settings changed concurrently")
 )

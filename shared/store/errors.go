@@ -1,12 +1,12 @@
 package store
 
-import "errors"
+import "github.com/lectern/lectern/shared/fault"
 
 var (
 	// ErrNotFound: no item at the key.
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = fault.New(fault.NotFound, "not found")
 	// ErrConditionFailed: a write's condition did not hold; nothing was written.
-	ErrConditionFailed = errors.New("condition failed")
+	ErrConditionFailed = fault.New(fault.Conflict, "condition failed")
 	// ErrInvalid: the request itself is malformed (empty key, bad cursor, too many writes).
-	ErrInvalid = errors.New("invalid store request")
+	ErrInvalid = fault.New(fault.Invalid, "invalid store request")
 )

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"reflect"
@@ -18,29 +17,10 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
-	"github.com/lectern/lectern/shared/pdf"
-	"github.com/lectern/lectern/shared/pipeline"
 )
-
-// blobURLTTL is how long a render, thumbnail or crop link stays valid.
-const blobURLTTL = 15 * time.Minute
-
-// MagazineDeps is what the magazine feature needs.
-type MagazineDeps struct {
-	Repo    *issues.Repo
-	Uploads blob.Store // where uploaded PDFs land (the uploads bucket in AWS)
-	Media   blob.Store // renders, thumbnails, crops
-	Steps   *pipeline.Steps
-	Limits  pdf.Limits
-	Clock   func() time.Time
-	// Start begins ingest of an uploaded PDF in-process (local mode). Nil in
-	// AWS, where the S3 event starts the state machine.
-	Start func(ctx context.Context, in pipeline.PrepareInput) error
-}
 
 // IssueView is an issue with each page's progress.
 type IssueView struct {
@@ -174,165 +154,126 @@ type RefineOutput struct {
 	}
 }
 
-// Feature registers the upload, progress and read operations.
-func Feature(d MagazineDeps) httpapi.Feature {
+// Operations lists the magazine operations over the issues service.
+func Operations(svc *issues.Service) []httpapi.Operation {
+	return []httpapi.Operation{
+		uploadIssue(svc), presignUpload(svc), listIssues(svc), getIssue(svc), listPages(svc),
+		getPage(svc), getPreview(svc),
+		redirect(svc, "get-page-image", "/api/magazine/{id}/pages/{page}/image", "The page render (redirect to a short-lived URL)", issues.Render),
+		redirect(svc, "get-page-thumbnail", "/api/magazine/{id}/pages/{page}/thumbnail", "The page thumbnail (redirect to a short-lived URL)", issues.Thumbnail),
+		cropRedirect(svc), refineFigures(svc),
+	}
+}
+
+var tags = []string{"magazine"}
+
+func uploadIssue(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "upload-issue", Method: http.MethodPost, Path: "/api/magazine",
+		Summary:       "Upload a magazine PDF and start ingest (local mode; in AWS use /api/magazine/uploads)",
+		Tags:          tags,
+		MaxBodyBytes:  svc.Limits.MaxBytes + 1<<20,
+		DefaultStatus: http.StatusAccepted,
+	}, func(ctx context.Context, in *UploadInput) (*CreatedIssueOutput, error) {
+		form := in.RawBody.Data()
+		is, err := svc.Upload(ctx, issues.Title(form.Title, form.File.Filename), form.File)
+		return &CreatedIssueOutput{Status: http.StatusAccepted, Body: is}, err
+	})
+}
+
+func presignUpload(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "presign-issue-upload", Method: http.MethodPost, Path: "/api/magazine/uploads",
+		Summary:      "Create an issue and a presigned PUT URL for its PDF; the upload starts ingest (AWS mode)",
+		Tags:         tags,
+		MaxBodyBytes: httpapi.DefaultMaxBody,
+	}, func(ctx context.Context, in *PresignRequest) (*PresignOutput, error) {
+		grant, err := svc.PresignUpload(ctx, issues.Title(in.Body.Title, in.Body.Filename), in.Body.Size)
+		if err != nil {
+			return nil, err
+		}
+		out := &PresignOutput{Status: http.StatusCreated}
+		out.Body.Issue, out.Body.UploadURL, out.Body.Method = grant.Issue, grant.URL, http.MethodPut
+		out.Body.ContentType, out.Body.ExpiresAt = grant.ContentType, grant.ExpiresAt
+		return out, nil
+	})
+}
+
+func listIssues(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "list-issues", Method: http.MethodGet, Path: "/api/magazine",
+		Summary: "List issues, newest first", Tags: tags,
+	}, func(ctx context.Context, _ *struct{}) (*IssueListOutput, error) {
+		list, err := svc.Repo.List(ctx)
+		out := &IssueListOutput{}
+		out.Body.Issues = append([]magazine.Issue{}, list...)
+		out.Body.Upload = svc.UploadMode()
+		return out, err
+	})
+}
+
+func getIssue(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "get-issue", Method: http.MethodGet, Path: "/api/magazine/{id}",
+		Summary: "An issue with status, progress (pages done of total, current step) and errors per page; poll with If-None-Match",
+		Tags:    tags,
+	}, func(ctx context.Context, in *IssueIDPath) (*IssueOutput, error) {
+		is, steps, err := svc.Progress(ctx, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		view := IssueView{Issue: is, Pages: steps}
+		etag, err := etagOf(view)
+		if err != nil {
+			return nil, err
+		}
+		if in.IfNoneMatch == etag {
+			return nil, huma.Status304NotModified()
+		}
+		return &IssueOutput{ETag: etag, Body: view}, nil
+	})
+}
+
+func listPages(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "list-pages", Method: http.MethodGet, Path: "/api/magazine/{id}/pages",
+		Summary: "An issue's pages with their step, engine and thumbnail link", Tags: tags,
+	}, func(ctx context.Context, in *IssueIDPath) (*PageListOutput, error) {
+		pages, err := svc.Pages(ctx, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		out := &PageListOutput{}
+		out.Body.Pages = []PageSummary{}
+		for _, p := range pages {
+			s := PageSummary{Number: p.Number, Width: p.Width, Height: p.Height, Step: p.Step, Engine: p.Engine, Error: p.Error, Regions: len(p.Regions)}
+			if s.ThumbURL, err = svc.MediaURL(ctx, p.ThumbKey); err != nil {
+				return nil, err
+			}
+			out.Body.Pages = append(out.Body.Pages, s)
+		}
+		return out, nil
+	})
+}
+
+// getPage is the review screen's hot read: the page's stored JSON is passed
+// on without decoding, with the version and the render link added.
+func getPage(svc *issues.Service) httpapi.Operation {
+	pageSchema := func(api huma.API) *huma.Schema {
+		return api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(PageView{}), true, "PageView")
+	}
 	return func(api huma.API, log *slog.Logger) {
-		tags := []string{"magazine"}
-		huma.Register(api, huma.Operation{
-			OperationID: "upload-issue", Method: http.MethodPost, Path: "/api/magazine",
-			Summary:       "Upload a magazine PDF and start ingest (local mode; in AWS use /api/magazine/uploads)",
-			Tags:          tags,
-			MaxBodyBytes:  d.Limits.MaxBytes + 1<<20,
-			DefaultStatus: http.StatusAccepted,
-		}, func(ctx context.Context, in *UploadInput) (*CreatedIssueOutput, error) {
-			if d.Start == nil {
-				return nil, huma.NewError(http.StatusConflict, "this server runs in AWS mode: ask POST /api/magazine/uploads for an upload URL")
-			}
-			form := in.RawBody.Data()
-			data, err := io.ReadAll(io.LimitReader(form.File, d.Limits.MaxBytes+1))
-			if err != nil {
-				return nil, huma.Error400BadRequest("reading the upload: " + err.Error())
-			}
-			// Refuse a bad PDF before anything is stored or shown.
-			if _, err := pdf.Inspect(data, d.Limits); err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			title := form.Title
-			if title == "" {
-				title = trimExt(form.File.Filename)
-			}
-			is, err := createIssue(ctx, d, title, magazine.IssueProcessing)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			if err := d.Uploads.Put(ctx, is.SourceKey, bytes.NewReader(data), "application/pdf"); err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			if err := d.Start(ctx, pipeline.PrepareInput{SourceKey: is.SourceKey, Title: title}); err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			return &CreatedIssueOutput{Status: http.StatusAccepted, Body: is}, nil
-		})
-
-		huma.Register(api, huma.Operation{
-			OperationID: "presign-issue-upload", Method: http.MethodPost, Path: "/api/magazine/uploads",
-			Summary:      "Create an issue and a presigned PUT URL for its PDF; the upload starts ingest (AWS mode)",
-			Tags:         tags,
-			MaxBodyBytes: httpapi.DefaultMaxBody,
-		}, func(ctx context.Context, in *PresignRequest) (*PresignOutput, error) {
-			if in.Body.Size > d.Limits.MaxBytes {
-				return nil, huma.Error413RequestEntityTooLarge(fmt.Sprintf("the PDF is %d bytes; the limit is %d", in.Body.Size, d.Limits.MaxBytes))
-			}
-			if d.Start != nil {
-				return nil, huma.NewError(http.StatusConflict, "this server runs in local mode: upload with POST /api/magazine")
-			}
-			title := in.Body.Title
-			if title == "" {
-				title = trimExt(in.Body.Filename)
-			}
-			is, err := createIssue(ctx, d, title, magazine.IssueUploading)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			ttl := 15 * time.Minute
-			url, err := d.Uploads.PresignPut(ctx, is.SourceKey, "application/pdf", ttl)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			out := &PresignOutput{Status: http.StatusCreated}
-			out.Body.Issue, out.Body.UploadURL, out.Body.Method = is, url, http.MethodPut
-			out.Body.ContentType, out.Body.ExpiresAt = "application/pdf", d.Clock().Add(ttl).UTC()
-			return out, nil
-		})
-
-		huma.Register(api, huma.Operation{
-			OperationID: "list-issues", Method: http.MethodGet, Path: "/api/magazine",
-			Summary: "List issues, newest first", Tags: tags,
-		}, func(ctx context.Context, _ *struct{}) (*IssueListOutput, error) {
-			list, err := d.Repo.List(ctx)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			out := &IssueListOutput{}
-			out.Body.Issues = append([]magazine.Issue{}, list...)
-			out.Body.Upload = "presigned"
-			if d.Start != nil {
-				out.Body.Upload = "form"
-			}
-			return out, nil
-		})
-
-		huma.Register(api, huma.Operation{
-			OperationID: "get-issue", Method: http.MethodGet, Path: "/api/magazine/{id}",
-			Summary: "An issue with status, progress (pages done of total, current step) and errors per page; poll with If-None-Match",
-			Tags:    tags,
-		}, func(ctx context.Context, in *IssueIDPath) (*IssueOutput, error) {
-			is, _, err := d.Repo.Get(ctx, in.ID)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			steps, err := d.Repo.Steps(ctx, in.ID)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			view := IssueView{Issue: is, Pages: append([]issues.Step{}, steps...)}
-			if is.Status != magazine.IssueReady {
-				view.PagesDone = 0
-				for _, s := range steps {
-					if s.Done {
-						view.PagesDone++
-					}
-				}
-			}
-			etag, err := etagOf(view)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			if in.IfNoneMatch == etag {
-				return nil, huma.Status304NotModified()
-			}
-			return &IssueOutput{ETag: etag, Body: view}, nil
-		})
-
-		huma.Register(api, huma.Operation{
-			OperationID: "list-pages", Method: http.MethodGet, Path: "/api/magazine/{id}/pages",
-			Summary: "An issue's pages with their step, engine and thumbnail link", Tags: tags,
-		}, func(ctx context.Context, in *IssueIDPath) (*PageListOutput, error) {
-			if _, _, err := d.Repo.Get(ctx, in.ID); err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			pages, err := d.Repo.Pages(ctx, in.ID)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			out := &PageListOutput{}
-			out.Body.Pages = []PageSummary{}
-			for _, p := range pages {
-				s := PageSummary{Number: p.Number, Width: p.Width, Height: p.Height, Step: p.Step, Engine: p.Engine, Error: p.Error, Regions: len(p.Regions)}
-				if p.ThumbKey != "" {
-					if s.ThumbURL, err = d.Media.PresignGet(ctx, p.ThumbKey, blobURLTTL); err != nil {
-						return nil, httpapi.Problem(log, err)
-					}
-				}
-				out.Body.Pages = append(out.Body.Pages, s)
-			}
-			return out, nil
-		})
-
-		// The page is the review screen's hot read: its stored JSON is passed
-		// on without decoding, with the version and the render link added.
-		pageSchema := api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(PageView{}), true, "PageView")
-		huma.Register(api, huma.Operation{
+		httpapi.Op(huma.Operation{
 			OperationID: "get-page", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}",
 			Summary: "A page: regions (kind, bbox, text, original_text), reading order, engine, version, render link", Tags: tags,
 			Responses: map[string]*huma.Response{"200": {
 				Description: "The page",
-				Content:     map[string]*huma.MediaType{"application/json": {Schema: pageSchema}},
+				Content:     map[string]*huma.MediaType{"application/json": {Schema: pageSchema(api)}},
 			}},
 		}, func(ctx context.Context, in *PagePath) (*RawPageOutput, error) {
-			raw, version, err := d.Repo.PageJSON(ctx, in.ID, in.Page)
+			raw, version, err := svc.Repo.PageJSON(ctx, in.ID, in.Page)
 			if err != nil {
-				return nil, httpapi.Problem(log, err)
+				return nil, err
 			}
 			etag := fmt.Sprintf(`W/"v%d"`, version)
 			if in.IfNoneMatch == etag {
@@ -340,116 +281,72 @@ func Feature(d MagazineDeps) httpapi.Feature {
 			}
 			imageURL := ""
 			if bytes.Contains(raw, []byte(`"render_key":"`)) {
-				if imageURL, err = d.Media.PresignGet(ctx, issues.RenderKey(in.ID, in.Page), blobURLTTL); err != nil {
-					return nil, httpapi.Problem(log, err)
+				if imageURL, err = svc.MediaURL(ctx, issues.RenderKey(in.ID, in.Page)); err != nil {
+					return nil, err
 				}
 			}
 			body, err := withFields(raw, version, imageURL)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			return &RawPageOutput{ETag: etag, ContentType: "application/json", Body: body}, nil
-		})
-
-		huma.Register(api, huma.Operation{
-			OperationID: "get-page-preview", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}/preview",
-			Summary: fmt.Sprintf("The live preview of a page: escaped HTML, pictures as placeholders, at most %d lines; poll with If-None-Match", magazine.PreviewLineBudget),
-			Tags:    tags,
-		}, func(ctx context.Context, in *PagePath) (*PreviewOutput, error) {
-			p, _, err := d.Repo.Page(ctx, in.ID, in.Page)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			out := &PreviewOutput{}
-			out.Body.Page, out.Body.Step, out.Body.Engine = p.Number, p.Step, p.Engine
-			out.Body.HTML = magazine.PreviewHTML(p, magazine.PreviewLineBudget)
-			etag, err := etagOf(out.Body)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			if in.IfNoneMatch == etag {
-				return nil, huma.Status304NotModified()
-			}
-			out.ETag = etag
-			if p.RenderKey != "" {
-				if out.Body.ImageURL, err = d.Media.PresignGet(ctx, p.RenderKey, blobURLTTL); err != nil {
-					return nil, httpapi.Problem(log, err)
-				}
-			}
-			return out, nil
-		})
-
-		redirectTo := func(ctx context.Context, id string, n int, key func(magazine.Page) string) (*RedirectOutput, error) {
-			p, _, err := d.Repo.Page(ctx, id, n)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			k := key(p)
-			if k == "" {
-				return nil, huma.Error404NotFound("nothing is stored for this yet")
-			}
-			url, err := d.Media.PresignGet(ctx, k, blobURLTTL)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			return &RedirectOutput{Status: http.StatusFound, Location: url}, nil
-		}
-		huma.Register(api, huma.Operation{
-			OperationID: "get-page-image", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}/image",
-			Summary: "The page render (redirect to a short-lived URL)", Tags: tags, DefaultStatus: http.StatusFound,
-		}, func(ctx context.Context, in *PagePath) (*RedirectOutput, error) {
-			return redirectTo(ctx, in.ID, in.Page, func(p magazine.Page) string { return p.RenderKey })
-		})
-		huma.Register(api, huma.Operation{
-			OperationID: "get-page-thumbnail", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}/thumbnail",
-			Summary: "The page thumbnail (redirect to a short-lived URL)", Tags: tags, DefaultStatus: http.StatusFound,
-		}, func(ctx context.Context, in *PagePath) (*RedirectOutput, error) {
-			return redirectTo(ctx, in.ID, in.Page, func(p magazine.Page) string { return p.ThumbKey })
-		})
-		huma.Register(api, huma.Operation{
-			OperationID: "get-region-crop", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}/crops/{region}",
-			Summary: "A picture region's exact crop of the render (redirect to a short-lived URL)", Tags: tags, DefaultStatus: http.StatusFound,
-		}, func(ctx context.Context, in *CropPath) (*RedirectOutput, error) {
-			return redirectTo(ctx, in.ID, in.Page, func(p magazine.Page) string {
-				for _, r := range p.Regions {
-					if r.ID == in.Region {
-						return r.CropKey
-					}
-				}
-				return ""
-			})
-		})
-
-		huma.Register(api, huma.Operation{
-			OperationID: "refine-figures", Method: http.MethodPost, Path: "/api/magazine/{id}/figures/refine",
-			Summary: "Re-derive figure boundaries and crops for an existing issue without OCR", Tags: tags,
-		}, func(ctx context.Context, in *IssueIDPath) (*RefineOutput, error) {
-			is, _, err := d.Repo.Get(ctx, in.ID)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			if is.Status == magazine.IssueProcessing || is.Status == magazine.IssueUploading {
-				return nil, huma.Error409Conflict("the issue is still being ingested")
-			}
-			n, err := d.Steps.RefineIssue(ctx, in.ID)
-			if err != nil {
-				return nil, httpapi.Problem(log, err)
-			}
-			out := &RefineOutput{}
-			out.Body.PagesChanged = n
-			return out, nil
-		})
+			return &RawPageOutput{ETag: etag, ContentType: "application/json", Body: body}, err
+		})(api, log)
 	}
 }
 
-func createIssue(ctx context.Context, d MagazineDeps, title string, status magazine.IssueStatus) (magazine.Issue, error) {
-	id := issues.NewID(d.Clock())
-	is := magazine.Issue{ID: id, Title: title, Status: status, SourceKey: issues.SourceKey(id), Step: "upload"}
-	if err := d.Repo.Create(ctx, is); err != nil {
-		return magazine.Issue{}, err
-	}
-	got, _, err := d.Repo.Get(ctx, id)
-	return got, err
+func getPreview(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "get-page-preview", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}/preview",
+		Summary: fmt.Sprintf("The live preview of a page: escaped HTML, pictures as placeholders, at most %d lines; poll with If-None-Match", magazine.PreviewLineBudget),
+		Tags:    tags,
+	}, func(ctx context.Context, in *PagePath) (*PreviewOutput, error) {
+		p, _, err := svc.Repo.Page(ctx, in.ID, in.Page)
+		if err != nil {
+			return nil, err
+		}
+		out := &PreviewOutput{}
+		out.Body.Page, out.Body.Step, out.Body.Engine = p.Number, p.Step, p.Engine
+		out.Body.HTML = magazine.PreviewHTML(p, magazine.PreviewLineBudget)
+		etag, err := etagOf(out.Body)
+		if err != nil {
+			return nil, err
+		}
+		if in.IfNoneMatch == etag {
+			return nil, huma.Status304NotModified()
+		}
+		out.ETag = etag
+		out.Body.ImageURL, err = svc.MediaURL(ctx, p.RenderKey)
+		return out, err
+	})
+}
+
+// redirect sends the browser to a page's render or thumbnail.
+func redirect(svc *issues.Service, id, path, summary string, pick issues.Media) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: id, Method: http.MethodGet, Path: path, Summary: summary, Tags: tags, DefaultStatus: http.StatusFound,
+	}, func(ctx context.Context, in *PagePath) (*RedirectOutput, error) {
+		url, err := svc.PageMediaURL(ctx, in.ID, in.Page, pick)
+		return &RedirectOutput{Status: http.StatusFound, Location: url}, err
+	})
+}
+
+func cropRedirect(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "get-region-crop", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}/crops/{region}",
+		Summary: "A picture region's exact crop of the render (redirect to a short-lived URL)", Tags: tags, DefaultStatus: http.StatusFound,
+	}, func(ctx context.Context, in *CropPath) (*RedirectOutput, error) {
+		url, err := svc.PageMediaURL(ctx, in.ID, in.Page, issues.Crop(in.Region))
+		return &RedirectOutput{Status: http.StatusFound, Location: url}, err
+	})
+}
+
+func refineFigures(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "refine-figures", Method: http.MethodPost, Path: "/api/magazine/{id}/figures/refine",
+		Summary: "Re-derive figure boundaries and crops for an existing issue without OCR", Tags: tags,
+	}, func(ctx context.Context, in *IssueIDPath) (*RefineOutput, error) {
+		n, err := svc.RefineFigures(ctx, in.ID)
+		out := &RefineOutput{}
+		out.Body.PagesChanged = n
+		return out, err
+	})
 }
 
 // RawPageOutput is a page passed on as stored (documented as PageView).
@@ -488,11 +385,4 @@ func etagOf(v any) (string, error) {
 	}
 	sum := sha256.Sum256(b)
 	return `"` + hex.EncodeToString(sum[:12]) + `"`, nil
-}
-
-func trimExt(name string) string {
-	if len(name) > 4 && (name[len(name)-4:] == ".pdf" || name[len(name)-4:] == ".PDF") {
-		return name[:len(name)-4]
-	}
-	return name
 }

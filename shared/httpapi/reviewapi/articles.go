@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/review"
 )
@@ -38,19 +39,23 @@ func articleOut(a magazine.Article, o review.Outcome) *ArticleOut {
 	return out
 }
 
-func registerArticles(api huma.API, ed *review.Editor, tags []string, fail func(error) error) {
-	base := "/api/magazine/{doc}/articles"
-	huma.Register(api, huma.Operation{OperationID: "list-articles", Method: http.MethodGet, Path: base, Summary: "An issue's articles", Tags: tags},
+const articlesPath = "/api/magazine/{doc}/articles"
+
+func listArticles(ed *review.Editor) httpapi.Operation {
+	return httpapi.Op(huma.Operation{OperationID: "list-articles", Method: http.MethodGet, Path: articlesPath, Summary: "An issue's articles", Tags: tags},
 		func(ctx context.Context, in *DocPath) (*ArticleListOut, error) {
 			arts, err := ed.Articles(ctx, in.Doc)
 			if err != nil {
-				return nil, fail(err)
+				return nil, err
 			}
 			out := &ArticleListOut{}
 			out.Body.Articles = append([]magazine.Article{}, arts...)
 			return out, nil
 		})
-	huma.Register(api, huma.Operation{OperationID: "create-article", Method: http.MethodPost, Path: base, Summary: "Group regions into a new article",
+}
+
+func createArticle(ed *review.Editor) httpapi.Operation {
+	return httpapi.Op(huma.Operation{OperationID: "create-article", Method: http.MethodPost, Path: articlesPath, Summary: "Group regions into a new article",
 		Tags: tags, DefaultStatus: http.StatusCreated, MaxBodyBytes: 256 << 10},
 		func(ctx context.Context, in *struct {
 			DocPath
@@ -61,11 +66,14 @@ func registerArticles(api huma.API, ed *review.Editor, tags []string, fail func(
 		}) (*ArticleOut, error) {
 			a, o, err := ed.CreateArticle(ctx, in.Doc, in.Body.Title, in.Body.Regions)
 			if err != nil {
-				return nil, fail(err)
+				return nil, err
 			}
 			return articleOut(a, o), nil
 		})
-	huma.Register(api, huma.Operation{OperationID: "update-article", Method: http.MethodPatch, Path: base + "/{article}",
+}
+
+func updateArticle(ed *review.Editor) httpapi.Operation {
+	return httpapi.Op(huma.Operation{OperationID: "update-article", Method: http.MethodPatch, Path: articlesPath + "/{article}",
 		Summary: "Rename an article, or replace its ordered regions or its image list", Tags: tags, MaxBodyBytes: 256 << 10},
 		func(ctx context.Context, in *struct {
 			ArticlePath
@@ -73,20 +81,26 @@ func registerArticles(api huma.API, ed *review.Editor, tags []string, fail func(
 		}) (*ArticleOut, error) {
 			a, o, err := ed.UpdateArticle(ctx, in.Doc, in.Article, in.Body)
 			if err != nil {
-				return nil, fail(err)
+				return nil, err
 			}
 			return articleOut(a, o), nil
 		})
-	huma.Register(api, huma.Operation{OperationID: "delete-article", Method: http.MethodDelete, Path: base + "/{article}",
+}
+
+func deleteArticle(ed *review.Editor) httpapi.Operation {
+	return httpapi.Op(huma.Operation{OperationID: "delete-article", Method: http.MethodDelete, Path: articlesPath + "/{article}",
 		Summary: "Delete an article (its regions stay)", Tags: tags},
 		func(ctx context.Context, in *ArticlePath) (*OutcomeOut, error) {
 			o, err := ed.DeleteArticle(ctx, in.Doc, in.Article)
 			if err != nil {
-				return nil, fail(err)
+				return nil, err
 			}
 			return &OutcomeOut{Body: o}, nil
 		})
-	huma.Register(api, huma.Operation{OperationID: "approve-article", Method: http.MethodPost, Path: base + "/{article}/approve",
+}
+
+func approveArticle(ed *review.Editor) httpapi.Operation {
+	return httpapi.Op(huma.Operation{OperationID: "approve-article", Method: http.MethodPost, Path: articlesPath + "/{article}/approve",
 		Summary: "Approve with the region and image ids shown; a vanished id fails naming it, a stale image list is refused", Tags: tags, MaxBodyBytes: 256 << 10},
 		func(ctx context.Context, in *struct {
 			ArticlePath
@@ -97,11 +111,14 @@ func registerArticles(api huma.API, ed *review.Editor, tags []string, fail func(
 		}) (*ArticleOut, error) {
 			a, o, err := ed.Approve(ctx, in.Doc, in.Article, in.Body.Regions, in.Body.Images)
 			if err != nil {
-				return nil, fail(err)
+				return nil, err
 			}
 			return articleOut(a, o), nil
 		})
-	huma.Register(api, huma.Operation{OperationID: "article-text", Method: http.MethodGet, Path: base + "/{article}/text",
+}
+
+func articleText(ed *review.Editor) httpapi.Operation {
+	return httpapi.Op(huma.Operation{OperationID: "article-text", Method: http.MethodGet, Path: articlesPath + "/{article}/text",
 		Summary: "The article's text in order; descriptions=1 adds figure descriptions where the figures occur", Tags: tags},
 		func(ctx context.Context, in *struct {
 			ArticlePath
@@ -109,7 +126,7 @@ func registerArticles(api huma.API, ed *review.Editor, tags []string, fail func(
 		}) (*ArticleTextOut, error) {
 			text, err := ed.ArticleText(ctx, in.Doc, in.Article, in.Descriptions == 1)
 			if err != nil {
-				return nil, fail(err)
+				return nil, err
 			}
 			out := &ArticleTextOut{}
 			out.Body.Text = text

@@ -1,7 +1,4 @@
-// Package app wires Lectern together: it reads configuration and builds the
-// dependencies (table, blobs, jobs, clock, services) for the local binary or
-// for a Lambda, so everything above the ports is the same in both modes.
-package app
+package platform
 
 import (
 	"fmt"

@@ -1,0 +1,37 @@
+package app
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/lectern/lectern/shared/features"
+	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/platform"
+)
+
+// openTestLocal opens the local platform with every feature in a temporary
+// folder, closed when the test ends; base is where its server listens.
+func openTestLocal(tb testing.TB, base string, workers int) *Local {
+	tb.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg := platform.Config{Mode: platform.ModeLocal, Instance: "default", DataDir: tb.TempDir(), Workers: workers}
+	local, err := OpenLocal(context.Background(), cfg, base, log, features.All()...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { local.Close() })
+	return local
+}
+
+// magazineOf is the magazine feature's services over a local platform, for
+// ingesting a file in-process as `lectern ingest` does.
+func magazineOf(tb testing.TB, local *Local) *magazineapi.Parts {
+	tb.Helper()
+	mag, err := magazineapi.New(local.Deps)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return mag
+}

@@ -1,0 +1,82 @@
+package magazineapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/lectern/lectern/shared/issues"
+	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/pipeline"
+	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/statemachines"
+)
+
+// Parts are the magazine feature's services: the issues workflow, the
+// ingest steps and the in-process walk of the ingest state machine.
+type Parts struct {
+	Issues *issues.Service
+	Steps  *pipeline.Steps
+	Ingest *pipeline.Ingest
+}
+
+// New builds the magazine feature. Locally an upload queues the ingest job,
+// which walks the state machine in-process; in AWS the S3 upload event starts
+// Step Functions on the same definition.
+func New(d *platform.Deps) (*Parts, error) {
+	steps := pipeline.NewSteps(d)
+	ingest, err := pipeline.NewIngest(statemachines.Ingest(), steps)
+	if err != nil {
+		return nil, err
+	}
+	svc := &issues.Service{
+		Repo: steps.Repo, Uploads: d.Uploads, Media: d.Blobs, Limits: steps.Pages.Limits,
+		Clock: d.Clock, Refine: steps,
+	}
+	if !d.Hosted() {
+		svc.Start = func(ctx context.Context, sourceKey, title string) error {
+			payload, err := json.Marshal(pipeline.PrepareInput{SourceKey: sourceKey, Title: title})
+			if err != nil {
+				return err
+			}
+			_, err = d.Jobs.Enqueue(ctx, pipeline.JobKind, payload)
+			return err
+		}
+	}
+	return &Parts{Issues: svc, Steps: steps, Ingest: ingest}, nil
+}
+
+// Module is the magazine feature as a module.
+func Module(d *platform.Deps) (platform.Module, error) {
+	p, err := New(d)
+	if err != nil {
+		return platform.Module{}, err
+	}
+	return p.Module(), nil
+}
+
+// Module offers the magazine operations and the ingest job kind.
+func (p *Parts) Module() platform.Module {
+	return platform.Module{
+		Name:       "magazine",
+		Operations: Operations(p.Issues),
+		Jobs:       map[string]jobs.Handler{pipeline.JobKind: p.Ingest.Job},
+	}
+}
+
+// IngestFile ingests one PDF in this process and waits for it (`lectern
+// ingest`): the same checks as an upload, then the whole state machine.
+func (p *Parts) IngestFile(ctx context.Context, title string, data []byte) (magazine.Issue, error) {
+	is, err := p.Issues.Accept(ctx, title, data)
+	if err != nil {
+		return magazine.Issue{}, err
+	}
+	// A failed run has already stored its reason on the issue.
+	_, runErr := p.Ingest.Run(ctx, pipeline.PrepareInput{SourceKey: is.SourceKey, Title: title}, nil)
+	got, _, err := p.Issues.Repo.Get(ctx, is.ID)
+	if err != nil {
+		return magazine.Issue{}, errors.Join(runErr, err)
+	}
+	return got, nil
+}

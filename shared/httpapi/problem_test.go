@@ -1,0 +1,71 @@
+package httpapi
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/fault"
+	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/pdf"
+	"github.com/lectern/lectern/shared/settings"
+	"github.com/lectern/lectern/shared/store"
+)
+
+func TestProblemMapsEveryKindOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		err    error
+		status int
+	}{
+		{"a store miss is 404", fmt.Errorf("get x: %w", store.ErrNotFound), 404},
+		{"a failed condition is 409", store.ErrConditionFailed, 409},
+		{"a missing blob is 404, not 500", blob.ErrNotFound, 404},
+		{"a bad blob key is 422", blob.ErrInvalidKey, 422},
+		{"a missing job is 404, not 500", jobs.ErrNotFound, 404},
+		{"an unknown job kind is 422", jobs.ErrUnknownKind, 422},
+		{"a transient job failure is 503", jobs.ErrTransient, 503},
+		{"bad settings are 422", settings.ErrInvalid, 422},
+		{"a refused PDF is 422", &pdf.InvalidInputError{Reason: pdf.ReasonCorrupt, Detail: "x"}, 422},
+		{"an oversized PDF is 413", &pdf.InvalidInputError{Reason: pdf.ReasonTooLarge, Detail: "x"}, 413},
+		{"an engine failure is 502", fault.New(fault.Upstream, "engine call failed"), 502},
+		{"a huma error passes as it is", huma.Error400BadRequest("bad header"), 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var status huma.StatusError
+			if !errors.As(Problem(slog.Default(), tc.err), &status) || status.GetStatus() != tc.status {
+				t.Fatalf("Problem(%v) = %v, want status %d", tc.err, status, tc.status)
+			}
+		})
+	}
+}
+
+func TestProblemHidesInternalErrors(t *testing.T) {
+	var logged bytes.Buffer
+	err := Problem(slog.New(slog.NewTextHandler(&logged, nil)), errors.New("disk /var/secret is full"))
+	var status huma.StatusError
+	if !errors.As(err, &status) || status.GetStatus() != http.StatusInternalServerError {
+		t.Fatalf("got %v, want 500", err)
+	}
+	if strings.Contains(err.Error(), "secret") {
+		t.Fatalf("the answer leaks internal detail: %v", err)
+	}
+	if !strings.Contains(logged.String(), "secret") {
+		t.Fatalf("the internal error is not logged: %q", logged.String())
+	}
+}
+
+func TestEveryKindHasAStatus(t *testing.T) {
+	for k := fault.NotFound; k <= fault.Unavailable; k++ {
+		if _, ok := statusOf[k]; !ok {
+			t.Errorf("kind %v has no status", k)
+		}
+	}
+}

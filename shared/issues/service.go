@@ -1,0 +1,229 @@
+package issues
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/fault"
+	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/pdf"
+)
+
+// Errors of the upload workflow.
+var (
+	// ErrAWSMode, ErrLocalMode: the upload path asked for is not the one
+	// this server takes (form uploads locally, presigned uploads in AWS).
+	ErrAWSMode   = fault.New(fault.Conflict, "this server runs in AWS mode: ask POST /api/magazine/uploads for an upload URL")
+	ErrLocalMode = fault.New(fault.Conflict, "this server runs in local mode: upload with POST /api/magazine")
+	// ErrBusy: the issue is still being ingested.
+	ErrBusy = fault.New(fault.Conflict, "the issue is still being ingested")
+	// ErrNoMedia: nothing is stored yet for the render, thumbnail or crop asked for.
+	ErrNoMedia = fault.New(fault.NotFound, "nothing is stored for this yet")
+	// ErrUnreadable: the uploaded file could not be read.
+	ErrUnreadable = fault.New(fault.Invalid, "reading the upload")
+)
+
+// MediaTTL is how long a render, thumbnail or crop link stays valid.
+const MediaTTL = 15 * time.Minute
+
+// Starter begins ingest of an uploaded PDF: the in-process job locally; nil
+// in AWS, where the S3 upload event starts the state machine.
+type Starter func(ctx context.Context, sourceKey, title string) error
+
+// Refiner re-derives figures and crops of a whole issue (the pipeline).
+type Refiner interface {
+	RefineIssue(ctx context.Context, id string) (int, error)
+}
+
+// Service is the magazine issues workflow: uploads (a form locally, a
+// presigned PUT in AWS), progress, pages and their media, and figure
+// refinement on demand.
+type Service struct {
+	Repo    *Repo
+	Uploads blob.Store // where uploaded PDFs land (the uploads bucket in AWS)
+	Media   blob.Store // renders, thumbnails, crops
+	Limits  pdf.Limits
+	Clock   func() time.Time
+	Start   Starter
+	Refine  Refiner
+}
+
+// UploadMode says how this server takes PDFs: "form" (POST /api/magazine,
+// local mode) or "presigned" (a PUT to a URL it hands out; AWS mode).
+func (s *Service) UploadMode() string {
+	if s.Start != nil {
+		return "form"
+	}
+	return "presigned"
+}
+
+// Upload takes a PDF sent to this server and starts its ingest. A refused
+// PDF leaves nothing behind.
+func (s *Service) Upload(ctx context.Context, title string, file io.Reader) (magazine.Issue, error) {
+	if s.Start == nil {
+		return magazine.Issue{}, ErrAWSMode
+	}
+	data, err := io.ReadAll(io.LimitReader(file, s.Limits.MaxBytes+1))
+	if err != nil {
+		return magazine.Issue{}, fmt.Errorf("%w: %v", ErrUnreadable, err)
+	}
+	is, err := s.Accept(ctx, title, data)
+	if err != nil {
+		return magazine.Issue{}, err
+	}
+	return is, s.Start(ctx, is.SourceKey, title)
+}
+
+// Accept checks a PDF, then creates its issue and stores the file; ingest is
+// the caller's to start. It is Upload without the start, for `lectern ingest`.
+func (s *Service) Accept(ctx context.Context, title string, data []byte) (magazine.Issue, error) {
+	// Refuse a bad PDF before anything is stored or shown.
+	if _, err := pdf.Inspect(data, s.Limits); err != nil {
+		return magazine.Issue{}, err
+	}
+	is, err := s.create(ctx, title, magazine.IssueProcessing)
+	if err != nil {
+		return magazine.Issue{}, err
+	}
+	if err := s.Uploads.Put(ctx, is.SourceKey, bytes.NewReader(data), "application/pdf"); err != nil {
+		return magazine.Issue{}, err
+	}
+	return is, nil
+}
+
+// Grant is where the browser PUTs a PDF; the upload starts ingest.
+type Grant struct {
+	Issue       magazine.Issue
+	URL         string
+	ContentType string
+	ExpiresAt   time.Time
+}
+
+// PresignUpload creates an issue and a presigned PUT URL for its PDF.
+func (s *Service) PresignUpload(ctx context.Context, title string, size int64) (Grant, error) {
+	if size > s.Limits.MaxBytes {
+		return Grant{}, fault.Errorf(fault.TooLarge, "the PDF is %d bytes; the limit is %d", size, s.Limits.MaxBytes)
+	}
+	if s.Start != nil {
+		return Grant{}, ErrLocalMode
+	}
+	is, err := s.create(ctx, title, magazine.IssueUploading)
+	if err != nil {
+		return Grant{}, err
+	}
+	url, err := s.Uploads.PresignPut(ctx, is.SourceKey, "application/pdf", MediaTTL)
+	if err != nil {
+		return Grant{}, err
+	}
+	return Grant{Issue: is, URL: url, ContentType: "application/pdf", ExpiresAt: s.Clock().Add(MediaTTL).UTC()}, nil
+}
+
+func (s *Service) create(ctx context.Context, title string, status magazine.IssueStatus) (magazine.Issue, error) {
+	id := NewID(s.Clock())
+	is := magazine.Issue{ID: id, Title: title, Status: status, SourceKey: SourceKey(id), Step: "upload"}
+	if err := s.Repo.Create(ctx, is); err != nil {
+		return magazine.Issue{}, err
+	}
+	got, _, err := s.Repo.Get(ctx, id)
+	return got, err
+}
+
+// Progress is an issue with each page's step. While the issue is being
+// ingested, PagesDone counts the pages that finished so far.
+func (s *Service) Progress(ctx context.Context, id string) (magazine.Issue, []Step, error) {
+	is, _, err := s.Repo.Get(ctx, id)
+	if err != nil {
+		return magazine.Issue{}, nil, err
+	}
+	steps, err := s.Repo.Steps(ctx, id)
+	if err != nil {
+		return magazine.Issue{}, nil, err
+	}
+	if is.Status != magazine.IssueReady {
+		is.PagesDone = 0
+		for _, st := range steps {
+			if st.Done {
+				is.PagesDone++
+			}
+		}
+	}
+	return is, append([]Step{}, steps...), nil
+}
+
+// Pages lists an issue's pages; an unknown issue is ErrNotFound.
+func (s *Service) Pages(ctx context.Context, id string) ([]magazine.Page, error) {
+	if _, _, err := s.Repo.Get(ctx, id); err != nil {
+		return nil, err
+	}
+	return s.Repo.Pages(ctx, id)
+}
+
+// MediaURL is a short-lived link to a stored render, thumbnail or crop; ""
+// when key is "" (nothing stored yet).
+func (s *Service) MediaURL(ctx context.Context, key string) (string, error) {
+	if key == "" {
+		return "", nil
+	}
+	return s.Media.PresignGet(ctx, key, MediaTTL)
+}
+
+// Media picks which of a page's stored files a link is wanted for.
+type Media func(magazine.Page) string
+
+// Render, Thumbnail and Crop pick a page's render, its thumbnail, or a
+// picture region's crop.
+func Render(p magazine.Page) string    { return p.RenderKey }
+func Thumbnail(p magazine.Page) string { return p.ThumbKey }
+func Crop(region string) Media {
+	return func(p magazine.Page) string {
+		for _, r := range p.Regions {
+			if r.ID == region {
+				return r.CropKey
+			}
+		}
+		return ""
+	}
+}
+
+// PageMediaURL is a short-lived link to one of a page's stored files, or
+// ErrNoMedia when there is none yet.
+func (s *Service) PageMediaURL(ctx context.Context, id string, n int, pick Media) (string, error) {
+	p, _, err := s.Repo.Page(ctx, id, n)
+	if err != nil {
+		return "", err
+	}
+	key := pick(p)
+	if key == "" {
+		return "", ErrNoMedia
+	}
+	return s.MediaURL(ctx, key)
+}
+
+// RefineFigures re-derives figure boundaries and crops for an issue that
+// finished ingest; it answers how many pages changed.
+func (s *Service) RefineFigures(ctx context.Context, id string) (int, error) {
+	is, _, err := s.Repo.Get(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	if is.Status == magazine.IssueProcessing || is.Status == magazine.IssueUploading {
+		return 0, ErrBusy
+	}
+	return s.Refine.RefineIssue(ctx, id)
+}
+
+// Title is the title an upload gets: the one given, else the file's name
+// without ".pdf".
+func Title(title, filename string) string {
+	if title != "" {
+		return title
+	}
+	if len(filename) > 4 && (filename[len(filename)-4:] == ".pdf" || filename[len(filename)-4:] == ".PDF") {
+		return filename[:len(filename)-4]
+	}
+	return filename
+}

@@ -1,0 +1,288 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/engines/tesseract"
+	"github.com/lectern/lectern/shared/issues"
+	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/pdf"
+)
+
+// Pages is the page media that ingest and review share: the uploaded PDF,
+// its renders and thumbnails (with a cache of decoded renders), picture crops
+// and reading an area again.
+type Pages struct {
+	Blobs   blob.Store // renders, thumbnails, crops
+	Sources blob.Store // uploaded PDFs
+	Limits  pdf.Limits
+	DPI     int
+	// OCR builds the chain for a page from the current settings; nil means
+	// text layer and Tesseract only.
+	OCR func(ctx context.Context) (OCRChain, error)
+
+	renders renderCache
+}
+
+// Source reads an issue's uploaded PDF.
+func (m *Pages) Source(ctx context.Context, id string) ([]byte, error) {
+	return m.read(ctx, m.Sources, issues.SourceKey(id), m.Limits.MaxBytes)
+}
+
+// Draw renders page n of an issue at the configured DPI and stores the PNG
+// and its thumbnail under the page's keys.
+func (m *Pages) Draw(ctx context.Context, id string, n int) error {
+	data, err := m.Source(ctx, id)
+	if err != nil {
+		return err
+	}
+	img, err := pdf.Render(ctx, data, n, m.dpi(), m.Limits)
+	if err != nil {
+		return err
+	}
+	full, err := pdf.EncodePNG(img)
+	if err != nil {
+		return err
+	}
+	thumb, err := pdf.EncodePNG(pdf.Thumbnail(img, ThumbWidth))
+	if err != nil {
+		return err
+	}
+	if err := m.put(ctx, issues.RenderKey(id, n), full); err != nil {
+		return err
+	}
+	return m.put(ctx, issues.ThumbKey(id, n), thumb)
+}
+
+// Refine runs the figure pass on a page and cuts each picture's crop from the
+// render's own pixels.
+func (m *Pages) Refine(ctx context.Context, page magazine.Page) (magazine.Page, error) {
+	img, err := m.renderImage(ctx, page)
+	if err != nil {
+		return page, err
+	}
+	scale := float64(page.DPI) / 72
+	page.Regions, _ = magazine.RefineFigures(img, scale, page.Regions)
+	for i, r := range page.Regions {
+		if !magazine.IsVisual(r.Kind) {
+			continue
+		}
+		key, err := m.cut(ctx, img, page, r, 0)
+		var off *StepError
+		if errors.As(err, &off) {
+			continue // a box outside the page has nothing to crop
+		}
+		if err != nil {
+			return page, err
+		}
+		page.Regions[i].CropKey = key
+	}
+	return page, nil
+}
+
+// Crop stores the render's exact pixels at the region's box. The key carries
+// the issue revision, so an undo that restores an older box also restores
+// the crop that was cut for it.
+func (m *Pages) Crop(ctx context.Context, page magazine.Page, r magazine.Region, rev int64) (string, error) {
+	img, err := m.renderImage(ctx, page)
+	if err != nil {
+		return "", err
+	}
+	return m.cut(ctx, img, page, r, rev)
+}
+
+func (m *Pages) cut(ctx context.Context, img image.Image, page magazine.Page, r magazine.Region, rev int64) (string, error) {
+	crop, err := magazine.CropPixels(img, magazine.PixelRect(r.BBox, float64(page.DPI)/72, img.Bounds()))
+	if err != nil {
+		return "", &StepError{Reason: "bad-box", Page: page.Number, Detail: err.Error()}
+	}
+	b, err := pdf.EncodePNG(crop)
+	if err != nil {
+		return "", err
+	}
+	key := issues.CropKey(page.IssueID, page.Number, r.ID, rev)
+	return key, m.put(ctx, key, b)
+}
+
+// ReadArea reads the text inside a box of a page: the PDF's own text layer
+// when it has text there, else the OCR chain on the area rendered at
+// TesseractDPI. "" means nothing readable.
+func (m *Pages) ReadArea(ctx context.Context, page magazine.Page, box magazine.BBox) (string, error) {
+	data, err := m.Source(ctx, page.IssueID)
+	if err != nil {
+		return "", err
+	}
+	tp, err := pdf.TextLayer(ctx, data, page.Number, m.Limits)
+	if err != nil {
+		return "", err
+	}
+	var inside []magazine.TextBlock
+	for _, b := range tp.Blocks {
+		cx, cy := b.BBox[0]+b.BBox[2]/2, b.BBox[1]+b.BBox[3]/2
+		if cx >= box[0] && cx <= box[0]+box[2] && cy >= box[1] && cy <= box[1]+box[3] {
+			inside = append(inside, b)
+		}
+	}
+	if len(inside) > 0 {
+		sort.SliceStable(inside, func(i, j int) bool { return inside[i].BBox[1] < inside[j].BBox[1] })
+		parts := make([]string, len(inside))
+		for i, b := range inside {
+			parts[i] = b.Text
+		}
+		return strings.Join(parts, " "), nil
+	}
+	chain, err := m.chain(ctx)
+	if err != nil {
+		return "", err
+	}
+	full, err := pdf.Render(ctx, data, page.Number, TesseractDPI, m.Limits)
+	if err != nil {
+		return "", err
+	}
+	crop, err := magazine.CropPixels(full, magazine.PixelRect(box, float64(TesseractDPI)/72, full.Bounds()))
+	if err != nil {
+		return "", nil // a box outside the page has nothing to read
+	}
+	b, err := pdf.EncodePNG(crop)
+	if err != nil {
+		return "", err
+	}
+	img := PageImage{PNG: b, Width: crop.Bounds().Dx(), Height: crop.Bounds().Dy(), DPI: TesseractDPI}
+	rec, err := chain.Recognize(ctx, PageInput{
+		Width: box[2], Height: box[3], Render: img,
+		HighRes: func(context.Context) (PageImage, error) { return img, nil },
+	})
+	if err != nil {
+		return "", nil // no engine could read it: nothing readable
+	}
+	var parts []string
+	for _, r := range rec.Regions {
+		if t := strings.TrimSpace(r.Text); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " "), nil
+}
+
+// chain is the OCR chain for this page from the current settings.
+func (m *Pages) chain(ctx context.Context) (OCRChain, error) {
+	if m.OCR == nil {
+		return OCRChain{Tesseract: tesseract.Engine{}}, nil
+	}
+	return m.OCR(ctx)
+}
+
+// Render reads a page's stored render.
+func (m *Pages) Render(ctx context.Context, page magazine.Page) (PageImage, error) {
+	if page.RenderKey == "" {
+		return PageImage{}, &StepError{Reason: "not-rendered", Page: page.Number, Detail: "the page has no render"}
+	}
+	b, err := m.read(ctx, m.Blobs, page.RenderKey, 256<<20)
+	if err != nil {
+		return PageImage{}, err
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return PageImage{}, fmt.Errorf("page %d render: %w", page.Number, err)
+	}
+	return PageImage{PNG: b, Width: cfg.Width, Height: cfg.Height, DPI: page.DPI}, nil
+}
+
+// renderImage is the decoded render, from the cache when it is there.
+func (m *Pages) renderImage(ctx context.Context, page magazine.Page) (image.Image, error) {
+	if img, ok := m.renders.get(page.RenderKey); ok {
+		return img, nil
+	}
+	pi, err := m.Render(ctx, page)
+	if err != nil {
+		return nil, err
+	}
+	img, err := png.Decode(bytes.NewReader(pi.PNG))
+	if err != nil {
+		return nil, err
+	}
+	m.renders.put(page.RenderKey, img)
+	return img, nil
+}
+
+func (m *Pages) read(ctx context.Context, store blob.Store, key string, limit int64) ([]byte, error) {
+	rc, info, err := store.Get(ctx, key)
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, &StepError{Reason: "missing-upload", Detail: fmt.Sprintf("%s is not in the blob store", key)}
+	}
+	if err != nil {
+		return nil, transient(err)
+	}
+	defer rc.Close()
+	if limit > 0 && info.Size > limit {
+		return nil, &StepError{Reason: string(pdf.ReasonTooLarge), Detail: fmt.Sprintf("%s is %d bytes; the limit is %d", key, info.Size, limit)}
+	}
+	data, err := io.ReadAll(io.LimitReader(rc, limit+1))
+	if err != nil {
+		return nil, transient(err)
+	}
+	return data, nil
+}
+
+func (m *Pages) put(ctx context.Context, key string, data []byte) error {
+	if err := m.Blobs.Put(ctx, key, bytes.NewReader(data), "image/png"); err != nil {
+		return transient(err)
+	}
+	return nil
+}
+
+// PageDPI is the resolution renders are made at.
+func (m *Pages) PageDPI() int { return m.dpi() }
+
+func (m *Pages) dpi() int {
+	if m.DPI > 0 {
+		return m.DPI
+	}
+	return DefaultDPI
+}
+
+// renderCache keeps the last few decoded page renders: review edits crop
+// the same page again and again, and a render never changes under its key.
+type renderCache struct {
+	mu      sync.Mutex
+	entries []cachedRender // most recent last
+}
+
+type cachedRender struct {
+	key string
+	img image.Image
+}
+
+// renderCacheSize is how many decoded renders stay (about 8 MiB each at 150 DPI).
+const renderCacheSize = 4
+
+func (c *renderCache) get(key string) (image.Image, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, e := range c.entries {
+		if e.key == key {
+			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
+			return e.img, true
+		}
+	}
+	return nil, false
+}
+
+func (c *renderCache) put(key string, img image.Image) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = append(c.entries, cachedRender{key, img})
+	if len(c.entries) > renderCacheSize {
+		c.entries = c.entries[len(c.entries)-renderCacheSize:]
+	}
+}
