@@ -15,6 +15,11 @@ trap stop_all EXIT
 section() { printf '\n=== %s ===\n' "$*"; }
 started=$(date +%s)
 
+# The gate that judges the Go tests is tested first: a gate that passes a
+# broken run would make everything after it meaningless.
+section "Go test gate (infra/gatetest: the gate on broken fixture packages)"
+python3 -B -m unittest infra/gatetest/test_gate.py
+
 section "starting test parts: DynamoDB Local, MinIO, ElasticMQ"
 eval "$(bash infra/dynamodb-local.sh start)"
 eval "$(bash infra/minio.sh start)"
