@@ -10,20 +10,26 @@ import (
 // rule is one Choice rule: a comparison on Variable, or And/Or/Not of rules.
 // next is set only on top-level rules.
 type rule struct {
-	next     string
-	variable *path
-	op       string
-	operand  any
-	and, or  []*rule
-	not      *rule
+	next        string
+	variable    *path
+	op          string // without the Path suffix
+	operand     any
+	operandPath *path // for the …Path comparators: where the operand is read
+	and, or     []*rule
+	not         *rule
 }
 
 func comparisonOperators() []string {
-	return []string{
+	compare := []string{
 		"StringEquals", "StringLessThan", "StringGreaterThan", "StringLessThanEquals", "StringGreaterThanEquals",
 		"NumericEquals", "NumericLessThan", "NumericGreaterThan", "NumericLessThanEquals", "NumericGreaterThanEquals",
-		"BooleanEquals", "IsPresent", "IsNull", "IsNumeric", "IsString", "IsBoolean",
+		"BooleanEquals",
 	}
+	out := slices.Clone(compare)
+	for _, op := range compare {
+		out = append(out, op+"Path")
+	}
+	return append(out, "IsPresent", "IsNull", "IsNumeric", "IsString", "IsBoolean")
 }
 
 func (p *fieldParser) choices() []*rule {
@@ -60,19 +66,17 @@ func parseRule(f map[string]json.RawMessage, top bool) (*rule, error) {
 				return nil, fmt.Errorf("Next must be a state name")
 			}
 		case k == "Variable":
-			var s string
-			if err := json.Unmarshal(f[k], &s); err != nil {
-				return nil, fmt.Errorf("Variable must be a path string")
-			}
-			p, err := parsePath(s)
+			p, err := rulePath(k, f[k])
 			if err != nil {
 				return nil, err
 			}
 			r.variable = p
 		case k == "And" || k == "Or" || k == "Not" || slices.Contains(comparisonOperators(), k):
 			ops = append(ops, k)
+		case k == "Next":
+			return nil, fmt.Errorf("Next is allowed only on a top-level rule, not inside And, Or or Not")
 		default:
-			return nil, fmt.Errorf("field %q is not supported by the local runner", k)
+			return nil, fmt.Errorf("field %s is not supported by the local runner", k)
 		}
 	}
 	if top && r.next == "" {
@@ -122,6 +126,16 @@ func parseRule(f map[string]json.RawMessage, top bool) (*rule, error) {
 	if r.variable == nil {
 		return nil, fmt.Errorf("%s needs a Variable", r.op)
 	}
+	if base, ok := strings.CutSuffix(r.op, "Path"); ok {
+		// StringEqualsPath and friends compare with a value read from the
+		// input (or context) instead of a literal.
+		p, err := rulePath(r.op, raw)
+		if err != nil {
+			return nil, err
+		}
+		r.op, r.operandPath = base, p
+		return r, nil
+	}
 	if err := unmarshal(raw, &r.operand); err != nil {
 		return nil, fmt.Errorf("%s: %v", r.op, err)
 	}
@@ -138,6 +152,19 @@ func parseRule(f map[string]json.RawMessage, top bool) (*rule, error) {
 		return nil, fmt.Errorf("%s has an operand of the wrong type", r.op)
 	}
 	return r, nil
+}
+
+// rulePath reads a rule field whose value is a path (Variable, …Path).
+func rulePath(field string, raw json.RawMessage) (*path, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("%s must be a path string", field)
+	}
+	p, err := parsePath(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	return p, nil
 }
 
 // eval follows Step Functions: a comparison on a missing Variable is a
@@ -170,34 +197,43 @@ func (r *rule) eval(input, context any) (bool, error) {
 	if !present {
 		return false, fmt.Errorf("choice Variable %s not found in input", r.variable.text)
 	}
+	operand := r.operand
+	if r.operandPath != nil {
+		var ok bool
+		if operand, ok = r.operandPath.get(input, context); !ok {
+			return false, fmt.Errorf("choice %sPath %s not found in input", r.op, r.operandPath.text)
+		}
+	}
 	switch r.op {
 	case "IsNull":
-		return (v == nil) == r.operand.(bool), nil
+		return (v == nil) == operand.(bool), nil
 	case "IsNumeric":
 		_, isNum := toFloat(v)
-		return isNum == r.operand.(bool), nil
+		return isNum == operand.(bool), nil
 	case "IsString":
 		_, isStr := v.(string)
-		return isStr == r.operand.(bool), nil
+		return isStr == operand.(bool), nil
 	case "IsBoolean":
 		_, isBool := v.(bool)
-		return isBool == r.operand.(bool), nil
+		return isBool == operand.(bool), nil
 	case "BooleanEquals":
 		b, ok := v.(bool)
-		return ok && b == r.operand.(bool), nil
+		want, wantOK := operand.(bool) // a …Path operand may be of any type
+		return ok && wantOK && b == want, nil
 	}
 	if strings.HasPrefix(r.op, "String") {
 		s, ok := v.(string)
-		if !ok {
+		want, wantOK := operand.(string)
+		if !ok || !wantOK {
 			return false, nil
 		}
-		return compareOp(strings.TrimPrefix(r.op, "String"), strings.Compare(s, r.operand.(string))), nil
+		return compareOp(strings.TrimPrefix(r.op, "String"), strings.Compare(s, want)), nil
 	}
 	n, ok := toFloat(v)
-	if !ok {
+	want, wantOK := toFloat(operand)
+	if !ok || !wantOK {
 		return false, nil
 	}
-	want, _ := toFloat(r.operand)
 	cmp := 0
 	if n < want {
 		cmp = -1

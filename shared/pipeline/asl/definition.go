@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Definition is a parsed state machine, ready to Run any number of times
@@ -114,6 +116,20 @@ func Parse(data []byte) (*Definition, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The spec makes state names unique across the whole machine, nested
+	// ItemProcessors included; each machine here has its own map, so a clash
+	// between levels would otherwise pass unnoticed.
+	seen := map[string]bool{}
+	var dup string
+	root.each(func(s *state) {
+		if seen[s.name] && dup == "" {
+			dup = s.name
+		}
+		seen[s.name] = true
+	})
+	if dup != "" {
+		return nil, fmt.Errorf("asl: state %q: state names must be unique across the whole state machine", dup)
+	}
 	d := &Definition{root: root}
 	if raw, ok := top["TimeoutSeconds"]; ok {
 		var s int
@@ -129,24 +145,24 @@ func Parse(data []byte) (*Definition, error) {
 // so an app can check its registry before the first run.
 func (d *Definition) Resources() []string {
 	seen := map[string]bool{}
-	var walk func(m *machine)
-	walk = func(m *machine) {
-		for _, s := range m.states {
-			if s.typ == "Task" {
-				seen[s.resource] = true
-			}
-			if s.processor != nil {
-				walk(s.processor)
-			}
+	d.root.each(func(s *state) {
+		if s.typ == "Task" {
+			seen[s.resource] = true
+		}
+	})
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// each calls fn for every state of m, then of the machines nested in its Map
+// states, in name order so that what Parse reports first does not vary.
+func (m *machine) each(fn func(*state)) {
+	for _, name := range slices.Sorted(maps.Keys(m.states)) {
+		s := m.states[name]
+		fn(s)
+		if s.processor != nil {
+			s.processor.each(fn)
 		}
 	}
-	walk(d.root)
-	out := make([]string, 0, len(seen))
-	for r := range seen {
-		out = append(out, r)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func parseMachine(where string, raw map[string]json.RawMessage) (*machine, error) {
@@ -158,8 +174,12 @@ func parseMachine(where string, raw map[string]json.RawMessage) (*machine, error
 	if err := unmarshal(raw["States"], &states); err != nil || len(states) == 0 {
 		return nil, fmt.Errorf("asl: %s: States must be a non-empty object", where)
 	}
-	for name, body := range states {
-		s, err := parseState(name, body)
+	// In name order, so the error reported for a definition is always the same.
+	for _, name := range slices.Sorted(maps.Keys(states)) {
+		if n := utf8.RuneCountInString(name); n == 0 || n > 80 {
+			return nil, fmt.Errorf("asl: state %q: a state name must be 1 to 80 characters", name)
+		}
+		s, err := parseState(name, states[name])
 		if err != nil {
 			return nil, err
 		}
@@ -168,7 +188,9 @@ func parseMachine(where string, raw map[string]json.RawMessage) (*machine, error
 	if _, ok := m.states[m.startAt]; !ok {
 		return nil, fmt.Errorf("asl: %s: StartAt %q is not a state", where, m.startAt)
 	}
-	for _, s := range m.states {
+	terminal := false
+	for _, name := range slices.Sorted(maps.Keys(m.states)) {
+		s := m.states[name]
 		targets := []string{s.next, s.defaultNext}
 		for _, c := range s.catch {
 			targets = append(targets, c.next)
@@ -181,6 +203,12 @@ func parseMachine(where string, raw map[string]json.RawMessage) (*machine, error
 				return nil, fmt.Errorf("asl: state %q: transition to unknown state %q", s.name, t)
 			}
 		}
+		terminal = terminal || s.end || s.typ == "Succeed" || s.typ == "Fail"
+	}
+	// Step Functions refuses such a machine (MISSING_END_STATE); run locally
+	// it could only loop until it failed.
+	if !terminal {
+		return nil, fmt.Errorf("asl: %s: no terminal state (End, Succeed or Fail)", where)
 	}
 	return m, nil
 }
@@ -188,7 +216,7 @@ func parseMachine(where string, raw map[string]json.RawMessage) (*machine, error
 func parseState(name string, body json.RawMessage) (*state, error) {
 	var f map[string]json.RawMessage
 	if err := unmarshal(body, &f); err != nil {
-		return nil, fmt.Errorf("asl: state %q: %w", name, err)
+		return nil, fmt.Errorf("asl: state %q: a state must be a JSON object", name)
 	}
 	s := &state{name: name}
 	if err := unmarshal(f["Type"], &s.typ); err != nil {
@@ -227,6 +255,10 @@ func parseState(name string, body json.RawMessage) (*state, error) {
 		s.resource = handlerKey(res)
 		var secs int
 		p.integer("TimeoutSeconds", &secs)
+		if _, ok := f["TimeoutSeconds"]; ok && secs == 0 {
+			// 0 would silently mean "no timeout"; the spec wants a positive integer.
+			p.fail("TimeoutSeconds must be a positive integer")
+		}
 		s.timeout = time.Duration(secs) * time.Second
 		s.retry = p.retriers()
 		s.catch = p.catchers()
@@ -238,9 +270,10 @@ func parseState(name string, body json.RawMessage) (*state, error) {
 	case "Map":
 		s.itemsPath = p.optPath("ItemsPath")
 		s.itemSelector = p.template("ItemSelector")
-		if s.itemSelector != nil && s.parameters != nil {
-			p.fail("give ItemSelector or Parameters, not both")
-		}
+		// The spec forbids each pair; taking one silently would run a
+		// definition Step Functions refuses.
+		p.atMostOne("ItemSelector", "Parameters")
+		p.atMostOne("MaxConcurrency", "MaxConcurrencyPath")
 		if s.itemSelector == nil {
 			// Parameters is the older spelling of ItemSelector on a Map.
 			s.itemSelector, s.parameters = s.parameters, nil
@@ -256,6 +289,8 @@ func parseState(name string, body json.RawMessage) (*state, error) {
 		s.choices = p.choices()
 		p.str("Default", &s.defaultNext)
 	case "Fail":
+		p.atMostOne("Error", "ErrorPath")
+		p.atMostOne("Cause", "CausePath")
 		p.str("Error", &s.errName)
 		p.str("Cause", &s.cause)
 		if raw, ok := f["ErrorPath"]; ok {
@@ -297,11 +332,13 @@ func checkFields(where string, f map[string]json.RawMessage, allowed []string) e
 			unknown = append(unknown, k)
 		}
 	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return fmt.Errorf("asl: %s: field(s) %s not supported by the local runner", where, strings.Join(unknown, ", "))
+	switch sort.Strings(unknown); len(unknown) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("asl: %s: field %s is not supported by the local runner", where, unknown[0])
 	}
-	return nil
+	return fmt.Errorf("asl: %s: fields %s are not supported by the local runner", where, strings.Join(unknown, ", "))
 }
 
 func checkQueryLanguage(where string, f map[string]json.RawMessage) error {
@@ -347,6 +384,14 @@ func (p *fieldParser) fail(format string, args ...any) {
 	}
 }
 
+// atMostOne refuses a state that gives both of two exclusive fields.
+func (p *fieldParser) atMostOne(a, b string) {
+	_, hasA := p.f[a]
+	if _, hasB := p.f[b]; hasA && hasB {
+		p.fail("give %s or %s, not both", a, b)
+	}
+}
+
 func (p *fieldParser) decode(key string, v any) bool {
 	raw, ok := p.f[key]
 	if !ok || p.err != nil {
@@ -389,8 +434,14 @@ func (p *fieldParser) optPath(key string) optPath {
 		return optPath{null: true}
 	}
 	pp := p.path(key, raw)
-	if pp != nil && pp.context && key == "ResultPath" {
-		p.fail("ResultPath cannot point into the context object")
+	if pp != nil && key == "ResultPath" {
+		switch {
+		case pp.context:
+			p.fail("ResultPath cannot point into the context object")
+		case slices.ContainsFunc(pp.steps, func(s step) bool { return s.isIdx }):
+			// Refused here rather than failing every run at the first write.
+			p.fail("ResultPath %s: array indexes are not supported by the local runner", pp.text)
+		}
 	}
 	return optPath{p: pp}
 }
@@ -416,12 +467,21 @@ func (p *fieldParser) template(key string) *template {
 	return t
 }
 
-func (p *fieldParser) errorEquals(where string, names []string) {
+// errorEquals checks one Retrier's or Catcher's ErrorEquals; where is
+// "Retry[i]" or "Catch[i]", last whether it is the array's final element.
+func (p *fieldParser) errorEquals(where string, names []string, last bool) {
 	if len(names) == 0 {
 		p.fail("%s: ErrorEquals must not be empty", where)
 	}
-	if i := slices.Index(names, ErrAll); i >= 0 && (len(names) > 1) {
-		p.fail("%s: %s must appear alone in ErrorEquals", where, ErrAll)
+	if slices.Contains(names, ErrAll) {
+		if len(names) > 1 {
+			p.fail("%s: %s must appear alone in ErrorEquals", where, ErrAll)
+		}
+		// The spec also puts it last: anything after it could never match.
+		if !last {
+			field, _, _ := strings.Cut(where, "[")
+			p.fail("%s: %s must be in the last element of %s", where, ErrAll, field)
+		}
 	}
 }
 
@@ -450,7 +510,7 @@ func (p *fieldParser) retriers() []retrier {
 			p.fail("%s: %v", where, err)
 			return nil
 		}
-		p.errorEquals(where, r.ErrorEquals)
+		p.errorEquals(where, r.ErrorEquals, i == len(raws)-1)
 		// Defaults from the States Language spec.
 		rt := retrier{errorEquals: r.ErrorEquals, interval: time.Second, maxAttempts: 3, backoffRate: 2}
 		if r.IntervalSeconds != nil {
@@ -470,8 +530,15 @@ func (p *fieldParser) retriers() []retrier {
 		default:
 			p.fail("%s: JitterStrategy %q is not FULL or NONE", where, r.JitterStrategy)
 		}
-		if rt.interval <= 0 || rt.maxAttempts < 0 || rt.backoffRate < 1 || rt.maxDelay < 0 {
-			p.fail("%s: IntervalSeconds must be positive, MaxAttempts non-negative, BackoffRate at least 1", where)
+		switch {
+		case rt.interval <= 0:
+			p.fail("%s: IntervalSeconds must be positive", where)
+		case rt.maxAttempts < 0:
+			p.fail("%s: MaxAttempts must not be negative", where)
+		case rt.backoffRate < 1:
+			p.fail("%s: BackoffRate must be at least 1", where)
+		case rt.maxDelay < 0:
+			p.fail("%s: MaxDelaySeconds must not be negative", where)
 		}
 		out = append(out, rt)
 	}
@@ -498,9 +565,11 @@ func (p *fieldParser) catchers() []catcher {
 		if sub.err == nil && c.next == "" {
 			sub.fail("Next is required")
 		}
-		sub.errorEquals("", c.errorEquals)
 		if sub.err != nil {
 			p.err = sub.err
+			return nil
+		}
+		if p.errorEquals(where, c.errorEquals, i == len(raws)-1); p.err != nil {
 			return nil
 		}
 		out = append(out, c)
@@ -519,8 +588,7 @@ func (p *fieldParser) processor() *machine {
 		p.fail("Map needs ItemProcessor (or Iterator)")
 		return nil
 	}
-	if _, both := p.f["Iterator"]; both && key == "ItemProcessor" {
-		p.fail("give ItemProcessor or Iterator, not both")
+	if p.atMostOne("ItemProcessor", "Iterator"); p.err != nil {
 		return nil
 	}
 	var f map[string]json.RawMessage

@@ -6,8 +6,12 @@
 //
 // The runner implements a deliberate subset of the language. Parse refuses
 // anything outside it (other state types, unknown fields, intrinsic
-// functions, JSONata, distributed Map) instead of ignoring it, so a
-// definition never behaves differently locally without anyone noticing.
+// functions, JSONata, distributed Map, paths beyond plain names and [n],
+// context object fields other than Execution.Input, State.Name and
+// Map.Item) instead of ignoring it, naming what it refused, so a definition
+// never behaves differently locally without anyone noticing. The fixtures in
+// testdata/spec hold the specification's own examples with what the runner
+// and asl-validator each make of them.
 //
 // Error names follow the AWS Lambda Go runtime: the outermost error's type
 // name, pointer or not, so a handler returning *TransientError is retried by

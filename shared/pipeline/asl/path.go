@@ -2,6 +2,8 @@ package asl
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,7 +23,15 @@ type step struct {
 	isIdx bool
 }
 
+// contextFields are the Context Object fields the runner fills in. A `$$`
+// path to any other (Execution.Id, State.EnteredTime, Task.Token, …) would
+// resolve in Step Functions but fail here at run time, so it is refused.
+var contextFields = [][]string{{"Execution", "Input"}, {"State", "Name"}, {"Map", "Item", "Index"}, {"Map", "Item", "Value"}}
+
 func parsePath(s string) (*path, error) {
+	if strings.HasPrefix(s, "States.") {
+		return nil, fmt.Errorf("intrinsic functions (%s) are not supported by the local runner", s)
+	}
 	p := &path{text: s}
 	rest := s
 	switch {
@@ -41,6 +51,12 @@ func parsePath(s string) (*path, error) {
 				end = len(rest)
 			}
 			key := rest[:end]
+			// A backslash escapes the next character in JSONPath
+			// (`$.store\.book` is one field); splitting at its dot would
+			// read other fields, so escapes are refused.
+			if strings.Contains(key, `\`) {
+				return nil, fmt.Errorf("path %q: backslash escapes are not supported by the local runner", s)
+			}
 			if key == "" || strings.ContainsAny(key, "*?@()'\" ") {
 				return nil, fmt.Errorf("path %q: unsupported field %q (only plain names, [n] indexes)", s, key)
 			}
@@ -61,7 +77,23 @@ func parsePath(s string) (*path, error) {
 			return nil, fmt.Errorf("path %q: unexpected %q", s, rest[:1])
 		}
 	}
+	if p.context && !slices.ContainsFunc(contextFields, p.hasPrefix) {
+		return nil, fmt.Errorf("path %q: the local runner's context object has only $$.Execution.Input, $$.State.Name and $$.Map.Item.Index/Value", s)
+	}
 	return p, nil
+}
+
+// hasPrefix reports whether the path starts with the given field names.
+func (p *path) hasPrefix(keys []string) bool {
+	if len(p.steps) < len(keys) {
+		return false
+	}
+	for i, k := range keys {
+		if p.steps[i].isIdx || p.steps[i].key != k {
+			return false
+		}
+	}
+	return true
 }
 
 // get resolves the path against the input or, for `$$` paths, the context
@@ -148,14 +180,13 @@ func compileTemplate(v any) (*template, error) {
 	switch x := v.(type) {
 	case map[string]any:
 		t := &template{isObj: true, fields: map[string]*template{}}
-		for k, fv := range x {
+		// In key order, so the error reported for a template does not vary.
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			fv := x[k]
 			if name, ok := strings.CutSuffix(k, ".$"); ok {
 				s, isStr := fv.(string)
 				if !isStr {
 					return nil, fmt.Errorf("field %q: value must be a path string", k)
-				}
-				if strings.HasPrefix(s, "States.") {
-					return nil, fmt.Errorf("field %q: intrinsic functions (%s) are not supported by the local runner", k, s)
 				}
 				p, err := parsePath(s)
 				if err != nil {
