@@ -15,6 +15,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/lectern/lectern/shared/magazine"
 )
 
 // Feature registers one feature's operations on the API.
@@ -28,6 +30,7 @@ const DefaultMaxBody = 64 << 10
 func New(mux *http.ServeMux, version string, log *slog.Logger, features ...Feature) huma.API {
 	cfg := huma.DefaultConfig("Lectern API", version)
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
+	cfg.Components.Schemas.RegisterTypeAlias(reflect.TypeFor[magazine.Kind](), reflect.TypeFor[regionKind]())
 	cfg.OpenAPIPath = "/api/openapi"
 	// The docs renderer loads scripts from a CDN and JSON Schema links add a
 	// "$schema" field to every body; neither belongs in this API.
