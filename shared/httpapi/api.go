@@ -15,8 +15,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
-
-	"github.com/lectern/lectern/shared/magazine"
 )
 
 // Feature registers one feature's operations on the API.
@@ -30,7 +28,7 @@ const DefaultMaxBody = 64 << 10
 func New(mux *http.ServeMux, version string, log *slog.Logger, features ...Feature) huma.API {
 	cfg := huma.DefaultConfig("Lectern API", version)
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
-	cfg.Components.Schemas.RegisterTypeAlias(reflect.TypeFor[magazine.Kind](), reflect.TypeFor[regionKind]())
+	domainSchemas(cfg.Components.Schemas)
 	cfg.OpenAPIPath = "/api/openapi"
 	// The docs renderer loads scripts from a CDN and JSON Schema links add a
 	// "$schema" field to every body; neither belongs in this API.
@@ -79,6 +77,11 @@ type VersionOutput struct {
 	Body        []byte
 }
 
+// VersionBody is GET /api/version's JSON answer.
+type VersionBody struct {
+	Version string `json:"version" doc:"the release version (the VERSION file)"`
+}
+
 func registerPlatform(api huma.API, version string) {
 	huma.Register(api, huma.Operation{
 		OperationID: "health", Method: http.MethodGet, Path: "/api/health",
@@ -88,12 +91,18 @@ func registerPlatform(api huma.API, version string) {
 		out.Body.Status = "ok"
 		return out, nil
 	})
+	// The body is raw bytes in either format, so the document is told both.
+	versionJSON := api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[VersionBody](), true, "VersionBody")
 	huma.Register(api, huma.Operation{
 		OperationID: "version", Method: http.MethodGet, Path: "/api/version",
 		Summary: "Report the release version", Tags: []string{"platform"},
+		Responses: map[string]*huma.Response{"200": {Content: map[string]*huma.MediaType{
+			"application/json": {Schema: versionJSON},
+			"text/plain":       {Schema: &huma.Schema{Type: huma.TypeString}},
+		}}},
 	}, func(ctx context.Context, in *VersionInput) (*VersionOutput, error) {
 		if strings.Contains(in.Accept, "application/json") {
-			body, err := json.Marshal(map[string]string{"version": version})
+			body, err := json.Marshal(VersionBody{Version: version})
 			return &VersionOutput{ContentType: "application/json", Body: body}, err
 		}
 		return &VersionOutput{ContentType: "text/plain; charset=utf-8", Body: []byte(version + "\n")}, nil
