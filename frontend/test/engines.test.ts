@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { cardNameError, filterModels, statusBadge } from '../src/lib/engines';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cardsSpecKindValues, statusOutputBodyStatusValues } from '../src/lib/api.gen';
+import { cardNameError, enginesApi, filterModels, KINDS, statusBadge } from '../src/lib/engines';
 
 describe('engine cards', () => {
   it('model search matches every word, case-insensitively', () => {
@@ -10,7 +11,13 @@ describe('engine cards', () => {
     expect(filterModels(models, 'gpt')).toEqual([]);
   });
 
+  it('the form offers every card kind of the API, each with a label', () => {
+    expect(KINDS.map((k) => k.id)).toEqual(cardsSpecKindValues);
+    for (const k of KINDS) expect(k.label).not.toBe('');
+  });
+
   it('every container state has a badge; "Not installed" says so', () => {
+    for (const s of statusOutputBodyStatusValues) expect(statusBadge(s).text).not.toBe('Unknown');
     expect(statusBadge('not-installed')).toEqual({ cls: 'err', text: 'Not installed' });
     expect(statusBadge('running').cls).toBe('ok');
     expect(statusBadge(undefined).text).toBe('Unknown');
@@ -20,5 +27,17 @@ describe('engine cards', () => {
     expect(cardNameError('gateway')).toBe('');
     expect(cardNameError('../x')).not.toBe('');
     expect(cardNameError('')).not.toBe('');
+  });
+});
+
+describe('engines api', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('fills the card name into the path, encoded', async () => {
+    vi.stubGlobal('sessionStorage', { getItem: () => '' });
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ name: 'my card', status: 'running' })));
+    vi.stubGlobal('fetch', fetch);
+    expect(await enginesApi.control('my card', 'restart')).toBe('running');
+    expect(fetch.mock.calls[0]).toEqual(['api/engines/my%20card/restart', expect.objectContaining({ method: 'POST' })]);
   });
 });

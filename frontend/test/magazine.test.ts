@@ -1,17 +1,20 @@
-import { describe, expect, it } from 'vitest';
-import { inReadingOrder, kindColor, livePage, parseMagazineHash, progressOf, toDisplay, type IssueView, type Page } from '../src/lib/magazine';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { addRegionRequestKindValues, bulkRegionsRequestKindValues, reviewRegionPatchKindValues } from '../src/lib/api.gen';
+import { inReadingOrder, KIND_COLORS, KINDS, kindColor, livePage, magazineApi, parseMagazineHash, progressOf, toDisplay, type IssueView, type Page, type Step } from '../src/lib/magazine';
 
 function view(over: Partial<IssueView>): IssueView {
-  return { id: 'abc12345', title: 't', status: 'processing', page_count: 3, pages_done: 0, created: '', pages: [], ...over };
+  return { id: 'abc12345', title: 't', status: 'processing', source_key: '', page_count: 3, pages_done: 0, revision: 1, created: '', updated: '', pages: [], ...over };
 }
+
+const step = (page: number, name: string, done: boolean): Step => ({ page, step: name, done, at: '' });
 
 describe('magazine helpers', () => {
   it('progress counts finished pages and names the page being worked on', () => {
     const v = view({
       pages: [
-        { page: 1, step: 'order', done: true },
-        { page: 2, step: 'recognize', done: false },
-        { page: 3, step: 'queued', done: false },
+        step(1, 'order', true),
+        step(2, 'recognize', false),
+        step(3, 'queued', false),
       ],
     });
     expect(progressOf(v)).toEqual({ done: 1, total: 3, fraction: 1 / 3, label: 'Page 2: text read, finding figures' });
@@ -25,9 +28,9 @@ describe('magazine helpers', () => {
   });
 
   it('the live page is the last rendered one once all are done', () => {
-    const v = view({ status: 'ready', pages: [{ page: 1, step: 'order', done: true }, { page: 2, step: 'order', done: true }] });
+    const v = view({ status: 'ready', pages: [step(1, 'order', true), step(2, 'order', true)] });
     expect(livePage(v)).toBe(2);
-    expect(livePage(view({ pages: [{ page: 1, step: 'queued', done: false }] }))).toBe(0);
+    expect(livePage(view({ pages: [step(1, 'queued', false)] }))).toBe(0);
   });
 
   it('boxes scale from points to the shown image', () => {
@@ -49,8 +52,28 @@ describe('magazine helpers', () => {
     expect(parseMagazineHash('#/magazine/1a2b3c4d5e/0')).toEqual({ issue: '1a2b3c4d5e', page: undefined });
   });
 
-  it('every kind has a colour', () => {
-    expect(kindColor('headline')).toMatch(/^#/);
+  it('every kind has a colour, and only kinds do', () => {
+    expect(Object.keys(KIND_COLORS).sort()).toEqual([...KINDS].sort());
+    for (const k of KINDS) expect(KIND_COLORS[k]).toMatch(/^#[0-9a-f]{6}$/);
     expect(kindColor('something-new')).toBe('#667085');
+  });
+
+  it('the kind menus offer every kind of the API document, each accepted by every edit that takes a kind', () => {
+    expect(KINDS).toContain('paragraph');
+    for (const accepted of [bulkRegionsRequestKindValues, reviewRegionPatchKindValues, addRegionRequestKindValues]) expect(accepted).toEqual(KINDS);
+  });
+});
+
+describe('magazine api', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('a page whose regions the server sends as null has none', async () => {
+    vi.stubGlobal('sessionStorage', { getItem: () => '' });
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ issue_id: 'abcdefgh12', number: 2, regions: null, order: null })));
+    vi.stubGlobal('fetch', fetch);
+    const page = await magazineApi.page('abcdefgh12', 2);
+    expect(page.regions).toEqual([]);
+    expect(inReadingOrder(page)).toEqual([]);
+    expect(fetch.mock.calls[0]).toEqual(['api/magazine/abcdefgh12/pages/2', expect.objectContaining({ method: 'GET' })]);
   });
 });

@@ -20,7 +20,8 @@ var update = flag.Bool("update", false, "rewrite testdata/openapi.json from the 
 // mounted, as on the local server, and any change to an operation, schema or
 // error shape shows up as a diff of testdata/openapi.json (regenerate with
 // go test ./shared/app -run OpenAPISnapshot -update). The front end's types
-// are generated from this file.
+// are generated from this file (npm run gen:api in frontend/; npm run check
+// fails while they differ).
 func TestOpenAPISnapshot(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	local := openTestLocal(t, "http://127.0.0.1", 1)

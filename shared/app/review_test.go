@@ -237,4 +237,28 @@ func TestReviewOverHTTP(t *testing.T) {
 			t.Fatalf("%d of 100 edits answered 201; regions %d → %d", created, before, after)
 		}
 	})
+
+	t.Run("an unknown kind answers 422 at body.kind; a cleanup kind can be set by hand", func(t *testing.T) {
+		page3 := "/api/magazine/" + id + "/pages/3"
+		r := regionByText(t, c.page(id, 3), "Right column 3")
+		for _, req := range []struct{ method, path, body string }{
+			{http.MethodPost, page3 + "/regions/bulk", `{"ids":["` + r.ID + `"],"action":"set-kind","kind":"poster"}`},
+			{http.MethodPatch, page3 + "/regions/" + r.ID, `{"kind":"poster"}`},
+			{http.MethodPost, page3 + "/regions", `{"bbox":[20,20,40,40],"kind":"poster"}`},
+		} {
+			status, _, b := c.do(req.method, req.path, []byte(req.body))
+			if status != http.StatusUnprocessableEntity || !strings.Contains(string(b), `"location":"body.kind"`) || !strings.Contains(string(b), "text-in-image") {
+				t.Errorf("%s %s with kind poster = %d %s, want 422 at body.kind listing the kinds", req.method, req.path, status, b)
+			}
+		}
+		if got := regionByText(t, c.page(id, 3), "Right column 3"); got.Kind != r.Kind {
+			t.Fatalf("a refused kind changed the region to %q", got.Kind)
+		}
+		for _, kind := range []magazine.Kind{magazine.KindNoise, r.Kind} {
+			status, _, b := c.do(http.MethodPost, page3+"/regions/bulk", []byte(`{"ids":["`+r.ID+`"],"action":"set-kind","kind":"`+string(kind)+`"}`))
+			if status != http.StatusOK {
+				t.Fatalf("set-kind %s = %d %s", kind, status, b)
+			}
+		}
+	})
 }

@@ -43,6 +43,7 @@ const DefaultMaxBody = 64 << 10
 func New(mux *http.ServeMux, version string, log *slog.Logger, ops ...Operation) huma.API {
 	cfg := huma.DefaultConfig("Lectern API", version)
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
+	domainSchemas(cfg.Components.Schemas)
 	cfg.OpenAPIPath = "/api/openapi"
 	// The docs renderer loads scripts from a CDN and JSON Schema links add a
 	// "$schema" field to every body; neither belongs in this API.
@@ -91,6 +92,11 @@ type VersionOutput struct {
 	Body        []byte
 }
 
+// VersionBody is GET /api/version's JSON answer.
+type VersionBody struct {
+	Version string `json:"version" doc:"the release version (the VERSION file)"`
+}
+
 func registerPlatform(api huma.API, version string) {
 	huma.Register(api, huma.Operation{
 		OperationID: "health", Method: http.MethodGet, Path: "/api/health",
@@ -100,12 +106,18 @@ func registerPlatform(api huma.API, version string) {
 		out.Body.Status = "ok"
 		return out, nil
 	})
+	// The body is raw bytes in either format, so the document is told both.
+	versionJSON := api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[VersionBody](), true, "VersionBody")
 	huma.Register(api, huma.Operation{
 		OperationID: "version", Method: http.MethodGet, Path: "/api/version",
 		Summary: "Report the release version", Tags: []string{"platform"},
+		Responses: map[string]*huma.Response{"200": {Content: map[string]*huma.MediaType{
+			"application/json": {Schema: versionJSON},
+			"text/plain":       {Schema: &huma.Schema{Type: huma.TypeString}},
+		}}},
 	}, func(ctx context.Context, in *VersionInput) (*VersionOutput, error) {
 		if strings.Contains(in.Accept, "application/json") {
-			body, err := json.Marshal(map[string]string{"version": version})
+			body, err := json.Marshal(VersionBody{Version: version})
 			return &VersionOutput{ContentType: "application/json", Body: body}, err
 		}
 		return &VersionOutput{ContentType: "text/plain; charset=utf-8", Body: []byte(version + "\n")}, nil

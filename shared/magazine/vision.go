@@ -389,6 +389,27 @@ func number(v any) (float64, bool) {
 	return f, true
 }
 
+// VisionPrompt asks a vision OCR engine for labelled regions as JSON. The
+// kinds it names come from Kinds: every kind but the cleanup ones (an
+// engine's cleanup kind becomes paragraph, see visionKind), and the picture
+// kinds are the Visual ones.
+func VisionPrompt() string {
+	var kinds, pictures []string
+	for _, info := range Kinds {
+		if info.Cleanup {
+			continue
+		}
+		kinds = append(kinds, string(info.Kind))
+		if info.Visual {
+			pictures = append(pictures, string(info.Kind))
+		}
+	}
+	return `You are a layout OCR engine for magazine pages. Return only JSON:
+{"regions":[{"bbox":[x,y,w,h],"kind":"...","text":"..."}]}
+bbox is in pixels of this image from its top-left corner. kind is one of: ` + strings.Join(kinds, ", ") + `.
+Give the exact text of every text region in reading order; give picture regions (` + strings.Join(pictures, ", ") + `) without text.`
+}
+
 // visionKindSynonyms maps engine labels (lower-case, '_' and ' ' as '-') to kinds.
 var visionKindSynonyms = map[string]Kind{
 	"title": KindHeadline, "heading": KindHeadline, "headline": KindHeadline, "h1": KindHeadline,

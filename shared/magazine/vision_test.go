@@ -216,3 +216,41 @@ func FuzzParseVisionRegions(f *testing.F) {
 		}
 	})
 }
+
+// The prompt names every kind an engine may answer with, each of which the
+// parser keeps as is, and none that only cleanup assigns.
+func TestVisionPromptNamesEveryKind(t *testing.T) {
+	prompt := VisionPrompt()
+	_, after, ok := strings.Cut(prompt, "kind is one of: ")
+	if !ok {
+		t.Fatalf("the prompt lists no kinds:\n%s", prompt)
+	}
+	listed, _, _ := strings.Cut(after, ".")
+	_, pics, _ := strings.Cut(prompt, "picture regions (")
+	pics, _, _ = strings.Cut(pics, ")")
+	named := map[string]bool{}
+	for k := range strings.SplitSeq(listed, ", ") {
+		named[k] = true
+	}
+	pictures := map[string]bool{}
+	for k := range strings.SplitSeq(pics, ", ") {
+		pictures[k] = true
+	}
+	for _, info := range Kinds {
+		k := string(info.Kind)
+		if named[k] == info.Cleanup {
+			t.Errorf("kind %q: named in the prompt = %v, want %v (cleanup kinds are never asked for)", k, named[k], !info.Cleanup)
+		}
+		if pictures[k] != (info.Visual && !info.Cleanup) {
+			t.Errorf("kind %q: named as a picture = %v, want %v", k, pictures[k], info.Visual)
+		}
+		if named[k] && visionKind(k) != info.Kind {
+			t.Errorf("the parser reads the prompt's kind %q as %q", k, visionKind(k))
+		}
+	}
+	for k := range named {
+		if _, ok := Info(Kind(k)); !ok {
+			t.Errorf("the prompt names %q, which is not a kind", k)
+		}
+	}
+}

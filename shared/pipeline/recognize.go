@@ -21,14 +21,6 @@ const (
 	EngineTesseract      = "tesseract"
 )
 
-// VisionPrompt asks a vision OCR engine for labelled regions as JSON.
-const VisionPrompt = `You are a layout OCR engine for magazine pages. Return only JSON:
-{"regions":[{"bbox":[x,y,w,h],"kind":"...","text":"..."}]}
-bbox is in pixels of this image from its top-left corner. kind is one of: headline, deck, subhead,
-byline, paragraph, list, caption, pull-quote, sidebar, footnote, source, page-number, furniture, ad,
-image, figure, chart, table, code. Give the exact text of every text region in reading order; give
-picture regions (image, figure, chart, table, code) without text.`
-
 // VisionEngine is an OpenAI-compatible chat engine with image input (oaichat.Client).
 type VisionEngine interface {
 	Vision(ctx context.Context, prompt string, image []byte, mimeType string) (string, error)
@@ -126,7 +118,7 @@ func (c OCRChain) Recognize(ctx context.Context, in PageInput) (Recognition, err
 }
 
 func (c OCRChain) vision(ctx context.Context, engine VisionEngine, in PageInput) ([]magazine.Region, error) {
-	answer, err := engine.Vision(ctx, VisionPrompt, in.Render.PNG, "image/png")
+	answer, err := engine.Vision(ctx, magazine.VisionPrompt(), in.Render.PNG, "image/png")
 	if err != nil {
 		return nil, err
 	}

@@ -1,32 +1,50 @@
-// Typed calls to the Lectern API, mirroring the Go JSON (shared/settings).
+// Typed calls to the Lectern API. Every type comes from the API's OpenAPI
+// document through the generated api.gen.ts (npm run gen:api); call() takes a
+// path template of that document, so a path, method, parameter, body or
+// answer the server does not have fails svelte-check.
+import type { components, paths } from './api.gen';
+
+/** The document's named schemas (Go types, named by httpapi's schemaName). */
+export type Schemas = components['schemas'];
 
 /** What every settings response shows for a saved key. */
 export const CONFIGURED = '__configured__';
 
-export interface SettingsView {
-  instance_name: string;
-  llm_url: string;
-  /** "" when unset, "__configured__" when saved; never the key itself. */
-  llm_api_key: string;
-  engine_api_keys: Record<string, string>;
-  vision_ocr_url: string;
-  vision_ocr_fallback_url: string;
-  llm_model: string;
-  vision_ocr_model: string;
-  /** Hosts, host:port, addresses or CIDRs the hosted server may call anyway. */
-  engine_url_allowlist: string[];
-}
+/** Settings as the server shows them: keys are "" when unset, "__configured__" when saved; never the key itself. */
+export type SettingsView = Schemas['SettingsView'];
 
 /** PUT /api/settings: omitted fields are kept; for keys "" clears, "__configured__" keeps. */
-export type SettingsUpdate = Partial<SettingsView>;
+export type SettingsUpdate = Schemas['SettingsUpdate'];
 
 /** RFC 9457 problem document as huma writes it. */
-export interface Problem {
-  title?: string;
-  status?: number;
-  detail?: string;
-  errors?: { message?: string; location?: string }[];
-}
+export type Problem = Schemas['ErrorModel'];
+
+export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+
+/** The document's path templates that answer method M. */
+export type PathWith<M extends Method> = { [P in keyof paths]: paths[P][M] extends { responses: object } ? P : never }[keyof paths];
+
+type Operation<M extends Method, P extends PathWith<M>> = paths[P][M];
+
+/** An operation's path parameters ({} when it has none). */
+export type PathParams<M extends Method, P extends PathWith<M>> =
+  Operation<M, P> extends { parameters: { path: infer X } } ? X : Record<string, never>;
+
+/** The JSON body an operation takes; undefined when it takes none. */
+export type RequestBody<M extends Method, P extends PathWith<M>> =
+  Operation<M, P> extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
+
+type Success = 200 | 201 | 202 | 204;
+
+/** The JSON body of an operation's success answer; undefined for 204. */
+export type Answer<M extends Method, P extends PathWith<M>> =
+  Operation<M, P> extends { responses: infer R }
+    ? { [S in keyof R & Success]: R[S] extends { content: { 'application/json': infer B } } ? B : undefined }[keyof R & Success]
+    : never;
+
+/** T with the fields K never null: Go sends a nil slice as null, and the api
+ *  helpers turn it into [] for the lists the app walks. */
+export type Listed<T, K extends keyof T> = Omit<T, K> & { [F in K]-?: NonNullable<T[F]> };
 
 export class ApiError extends Error {
   readonly status: number;
@@ -73,11 +91,23 @@ export function problemFrom(status: number, text: string): ApiError {
   }
 }
 
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** The URL of a path template with its parameters filled in, relative to the page (the app may be served under a prefix). */
+export function apiUrl(path: string, params: unknown): string {
+  const values = params as Record<string, string | number>;
+  return path.slice(1).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
+}
+
+/** One JSON request to an operation of the document; a failure throws ApiError with the problem body. */
+export async function call<M extends Method, P extends PathWith<M>>(
+  method: M,
+  path: P,
+  params: PathParams<M, P>,
+  ...[body]: RequestBody<M, P> extends undefined ? [] : [RequestBody<M, P>]
+): Promise<Answer<M, P>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const resp = await fetch(`api/${path}`, {
-    method,
+  const resp = await fetch(apiUrl(path, params), {
+    method: method.toUpperCase(),
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -89,11 +119,11 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
     parsed = undefined;
   }
   if (!resp.ok) throw new ApiError(resp.status, (parsed as Problem) ?? { detail: text.slice(0, 200) });
-  return parsed as T;
+  return parsed as Answer<M, P>;
 }
 
 export const api = {
-  version: () => call<{ version: string }>('GET', 'version'),
-  getSettings: () => call<SettingsView>('GET', 'settings'),
-  putSettings: (u: SettingsUpdate) => call<SettingsView>('PUT', 'settings', u),
+  version: () => call('get', '/api/version', {}),
+  getSettings: () => call('get', '/api/settings', {}),
+  putSettings: (u: SettingsUpdate) => call('put', '/api/settings', {}, u),
 };

@@ -1,8 +1,11 @@
-// Engine cards API calls and the pure helpers of the Engines section,
-// mirroring the Go JSON (shared/cards, enginesapi).
-import { call, type SettingsView } from './api';
+// Engine cards API calls and the pure helpers of the Engines section. Types
+// come from the API document (shared/cards and enginesapi as the server describes them).
+import { call, type Schemas } from './api';
 
-export const KINDS = [
+export type Kind = Schemas['CardsSpec']['kind'];
+
+/** Every card kind with its label, in the order the form offers them. */
+export const KINDS: readonly { id: Kind; label: string }[] = [
   { id: 'llm', label: 'LLM gateway' },
   { id: 'vision-ocr', label: 'Vision OCR (primary)' },
   { id: 'vision-ocr-fallback', label: 'Vision OCR (fallback)' },
@@ -10,41 +13,23 @@ export const KINDS = [
   { id: 'tts', label: 'Text to speech' },
   { id: 'image', label: 'Image' },
   { id: 'other', label: 'Other container' },
-] as const;
+];
 
-export type Kind = (typeof KINDS)[number]['id'];
+export type Spec = Schemas['CardsSpec'];
+export type CardView = Schemas['CardsView'];
+export type ContainerStatus = Schemas['StatusOutputBody']['status'];
 
-export interface Spec {
-  kind: Kind;
-  base_url?: string;
-  model?: string;
-  container?: string;
-  docker_host?: string;
-}
-
-export interface CardView extends Spec {
-  name: string;
-  /** The URL the server will call; empty when the card needs one. */
-  url: string;
-  url_source: 'card' | 'default' | 'missing';
-  docker_url: string;
-  key_configured: boolean;
-}
-
-export type ContainerStatus = 'running' | 'stopped' | 'restarting' | 'unhealthy' | 'not-installed';
-
-const path = (name: string) => `engines/${encodeURIComponent(name)}`;
+const card = '/api/engines/{name}';
 
 export const enginesApi = {
-  list: () => call<{ cards: CardView[] }>('GET', 'engines').then((r) => r.cards),
-  put: (name: string, spec: Spec) => call<CardView>('PUT', path(name), spec),
-  remove: (name: string) => call<void>('DELETE', path(name)),
-  status: (name: string) => call<{ status: ContainerStatus }>('GET', `${path(name)}/status`).then((r) => r.status),
-  control: (name: string, op: 'start' | 'stop' | 'restart') =>
-    call<{ status: ContainerStatus }>('POST', `${path(name)}/${op}`).then((r) => r.status),
-  connect: (name: string) => call<{ url: string; models: string[] }>('POST', `${path(name)}/connect`),
-  useAsLLM: (name: string) => call<SettingsView>('POST', `${path(name)}/use-as-llm`),
-  saveKey: (card: string, key: string) => call<SettingsView>('PUT', 'settings', { engine_api_keys: { [card]: key } }),
+  list: () => call('get', '/api/engines', {}).then((r) => r.cards ?? []),
+  put: (name: string, spec: Spec) => call('put', card, { name }, spec),
+  remove: (name: string) => call('delete', card, { name }),
+  status: (name: string) => call('get', `${card}/status`, { name }).then((r) => r.status),
+  control: (name: string, op: 'start' | 'stop' | 'restart') => call('post', `${card}/${op}`, { name }).then((r) => r.status),
+  connect: (name: string) => call('post', `${card}/connect`, { name }).then((r) => ({ ...r, models: r.models ?? [] })),
+  useAsLLM: (name: string) => call('post', `${card}/use-as-llm`, { name }),
+  saveKey: (name: string, key: string) => call('put', '/api/settings', {}, { engine_api_keys: { [name]: key } }),
 };
 
 /** The models whose names contain every word of the query, in their order. */

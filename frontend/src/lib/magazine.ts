@@ -1,116 +1,50 @@
-// Magazine API calls and the pure helpers the Magazine section draws with,
-// mirroring the Go JSON (shared/magazine, shared/issues, magazineapi).
-import { ApiError, authHeaders, call, problemFrom } from './api';
+// Magazine API calls and the pure helpers the Magazine section draws with.
+// Types come from the API document (api.gen.ts): shared/magazine, shared/issues
+// and magazineapi as the server describes them.
+import { ApiError, apiUrl, authHeaders, call, problemFrom, type Answer, type Listed, type PathParams, type PathWith, type Schemas } from './api';
+import { magazineRegionKindValues } from './api.gen';
 
-export type IssueStatus = 'uploading' | 'processing' | 'ready' | 'failed';
-
-export interface PageError {
-  page: number;
-  step: string;
-  error: string;
-}
-
-export interface Issue {
-  id: string;
-  title: string;
-  status: IssueStatus;
-  page_count: number;
-  pages_done: number;
-  step?: string;
-  error?: string;
-  page_errors?: PageError[];
-  created: string;
-}
-
-export interface Step {
-  page: number;
-  step: string;
-  engine?: string;
-  error?: string;
-  done: boolean;
-}
-
-export interface IssueView extends Issue {
-  pages: Step[];
-}
-
-export interface PageSummary {
-  number: number;
-  width: number;
-  height: number;
-  step: string;
-  engine?: string;
-  error?: string;
-  regions: number;
-  thumb_url?: string;
-}
-
+export type Issue = Schemas['MagazineIssue'];
+export type PageError = Schemas['MagazinePageError'];
+export type Step = Schemas['IssuesStep'];
+export type IssueView = Schemas['MagazineapiIssueView'];
+export type PageSummary = Schemas['MagazineapiPageSummary'];
+export type Region = Schemas['MagazineRegion'];
+export type RegionKind = Region['kind'];
 /** [x, y, w, h] in PDF points from the page's top-left corner. */
-export type BBox = [number, number, number, number];
+export type BBox = Region['bbox'];
+/** A page as magazineApi.page gives it: its region list is never null. */
+export type Page = Listed<Schemas['MagazineapiPageView'], 'regions'>;
+/** A live preview: its html is built on the server with every text escaped. */
+export type Preview = Schemas['PreviewOutputBody'];
 
-export interface Region {
-  id: string;
-  kind: string;
-  bbox: BBox;
-  text?: string;
-  original_text?: string;
-  crop_key?: string;
-}
-
-export interface Page {
-  issue_id: string;
-  number: number;
-  width: number;
-  height: number;
-  dpi: number;
-  regions: Region[];
-  order: string[] | null;
-  hand_ordered: boolean;
-  engine?: string;
-  step?: string;
-  error?: string;
-  image_url?: string;
-}
-
-export interface Preview {
-  page: number;
-  step: string;
-  engine?: string;
-  /** Built on the server with every text escaped. */
-  html: string;
-  image_url?: string;
-}
+/** Every region kind, in the order the review UI offers them: Go's magazine.Kinds, through the document's enum. */
+export const KINDS: readonly RegionKind[] = magazineRegionKindValues;
 
 /** A GET that may answer 304: `changed` is false when the ETag still holds. */
 export type Polled<T> = { changed: false } | { changed: true; etag: string; body: T };
 
-async function getJSON<T>(path: string): Promise<T> {
-  const resp = await fetch(`api/${path}`, { headers: { Accept: 'application/json', ...authHeaders() } });
-  const text = await resp.text();
-  if (!resp.ok) throw problemFrom(resp.status, text);
-  return JSON.parse(text) as T;
-}
-
-async function poll<T>(path: string, etag: string): Promise<Polled<T>> {
+async function poll<P extends PathWith<'get'>>(path: P, params: PathParams<'get', P>, etag: string): Promise<Polled<Answer<'get', P>>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
   if (etag) headers['If-None-Match'] = etag;
-  const resp = await fetch(`api/${path}`, { headers, cache: 'no-store' });
+  const resp = await fetch(apiUrl(path, params), { headers, cache: 'no-store' });
   if (resp.status === 304) return { changed: false };
   const text = await resp.text();
   if (!resp.ok) throw problemFrom(resp.status, text);
-  return { changed: true, etag: resp.headers.get('ETag') ?? '', body: JSON.parse(text) as T };
+  return { changed: true, etag: resp.headers.get('ETag') ?? '', body: JSON.parse(text) as Answer<'get', P> };
 }
 
 export const magazineApi = {
-  list: () => getJSON<{ issues: Issue[]; upload: UploadMethod }>('magazine'),
-  issue: (id: string, etag = '') => poll<IssueView>(`magazine/${id}`, etag),
-  pages: (id: string) => getJSON<{ pages: PageSummary[] }>(`magazine/${id}/pages`).then((r) => r.pages),
-  page: (id: string, n: number) => getJSON<Page>(`magazine/${id}/pages/${n}`),
-  preview: (id: string, n: number, etag = '') => poll<Preview>(`magazine/${id}/pages/${n}/preview`, etag),
+  list: () => call('get', '/api/magazine', {}).then((r) => ({ ...r, issues: r.issues ?? [] })),
+  issue: (id: string, etag = '') => poll('/api/magazine/{id}', { id }, etag),
+  pages: (id: string) => call('get', '/api/magazine/{id}/pages', { id }).then((r) => r.pages ?? []),
+  page: (id: string, n: number): Promise<Page> =>
+    call('get', '/api/magazine/{id}/pages/{page}', { id, page: n }).then((p) => ({ ...p, regions: p.regions ?? [] })),
+  preview: (id: string, n: number, etag = '') => poll('/api/magazine/{id}/pages/{page}/preview', { id, page: n }, etag),
 };
 
 /** How the server takes PDFs: a form post (local) or a presigned PUT (AWS). */
-export type UploadMethod = 'form' | 'presigned';
+export type UploadMethod = Schemas['IssueListOutputBody']['upload'];
 
 /**
  * Uploads a PDF the way the server takes it, reporting the share sent (0..1).
@@ -119,7 +53,7 @@ export type UploadMethod = 'form' | 'presigned';
  */
 export async function uploadIssue(method: UploadMethod, file: Blob, name: string, title: string, onProgress: (sent: number) => void): Promise<Issue> {
   if (method === 'presigned') {
-    const grant = await call<{ issue: Issue; upload_url: string; method: string; content_type: string }>('POST', 'magazine/uploads', {
+    const grant = await call('post', '/api/magazine/uploads', {}, {
       filename: name,
       size: file.size,
       title: title.trim() || undefined,
@@ -130,8 +64,8 @@ export async function uploadIssue(method: UploadMethod, file: Blob, name: string
   const form = new FormData();
   form.append('file', new File([file], name, { type: 'application/pdf' }));
   if (title.trim()) form.append('title', title.trim());
-  const text = await send('POST', 'api/magazine', form, { ...authHeaders(), Accept: 'application/json' }, onProgress);
-  return JSON.parse(text) as Issue;
+  const text = await send('POST', apiUrl('/api/magazine', {}), form, { ...authHeaders(), Accept: 'application/json' }, onProgress);
+  return JSON.parse(text) as Answer<'post', '/api/magazine'>;
 }
 
 /** One request with upload progress (XMLHttpRequest: fetch cannot report it). */
@@ -154,14 +88,15 @@ function send(method: string, url: string, body: Blob | FormData, headers: Recor
 
 /** Progress of an issue for the bar: pages finished of the total and the step shown. */
 export function progressOf(view: IssueView): { done: number; total: number; fraction: number; label: string } {
-  const total = view.page_count || view.pages.length;
-  const done = view.pages.filter((p) => p.done).length;
+  const pages = view.pages ?? [];
+  const total = view.page_count || pages.length;
+  const done = pages.filter((p) => p.done).length;
   let label: string;
   if (view.status === 'ready') label = view.page_errors?.length ? `Ready, ${view.page_errors.length} page(s) failed` : 'Ready';
   else if (view.status === 'failed') label = `Failed: ${view.error ?? 'see the page errors'}`;
   else if (!total) label = 'Checking the PDF…';
   else {
-    const busy = view.pages.find((p) => !p.done && p.step !== 'queued');
+    const busy = pages.find((p) => !p.done && p.step !== 'queued');
     label = busy ? `Page ${busy.page}: ${stepLabel(busy.step)}` : `${done} of ${total} pages`;
   }
   return { done, total, fraction: total ? done / total : 0, label };
@@ -183,14 +118,14 @@ export function stepLabel(step: string): string {
 
 /** The page to show live while ingest runs: the furthest page that has a render. */
 export function livePage(view: IssueView): number {
-  const rendered = view.pages.filter((p) => p.step !== 'queued' && p.step !== 'failed');
+  const rendered = (view.pages ?? []).filter((p) => p.step !== 'queued' && p.step !== 'failed');
   if (!rendered.length) return 0;
   const working = rendered.filter((p) => !p.done);
   return (working.length ? working[0] : rendered[rendered.length - 1]).page;
 }
 
-/** Kind → overlay colour; unknown kinds share a neutral grey. */
-const kindColors: Record<string, string> = {
+/** Kind → overlay colour: exactly the kinds of KINDS (the type checks it). */
+export const KIND_COLORS: Record<RegionKind, string> = {
   headline: '#d92d20',
   deck: '#e04f16',
   subhead: '#f79009',
@@ -215,8 +150,9 @@ const kindColors: Record<string, string> = {
   'text-in-image': '#a6f4c5',
 };
 
+/** A kind's overlay colour; a kind this build does not know gets a neutral grey. */
 export function kindColor(kind: string): string {
-  return kindColors[kind] ?? '#667085';
+  return KIND_COLORS[kind as RegionKind] ?? '#667085';
 }
 
 /** Scales a region box in points to the displayed image's pixels. */

@@ -1,54 +1,40 @@
 // Region review: API calls and the pure rules the review page follows
-// (selection, shortcuts, reading-order mode, approval payloads), mirroring
-// shared/review and reviewapi.
-import { call } from './api';
-import type { BBox, Page, Region } from './magazine';
+// (selection, shortcuts, reading-order mode, approval payloads). Types come
+// from the API document (shared/review and reviewapi as the server describes them).
+import { call, type Schemas } from './api';
+import type { BBox, Page, Region, RegionKind } from './magazine';
 
+export type Outcome = Schemas['ReviewOutcome'];
+export type RegionRef = Schemas['MagazineRegionRef'];
+export type Article = Schemas['MagazineArticle'];
+/** PATCH of one region: only the fields sent change. */
+export type RegionPatch = Schemas['ReviewRegionPatch'];
+export type ArticlePatch = Schemas['ReviewArticlePatch'];
+export type BulkAction = Schemas['Bulk-regionsRequest']['action'];
 
-export interface Outcome {
-  undo_token?: string;
-  /** The change cleared the stored undo point: the Undo button goes away. */
-  undo_cleared?: boolean;
-  revision: number;
-}
-
-export interface RegionRef {
-  page: number;
-  region: string;
-}
-
-export interface Article {
-  id: string;
-  title: string;
-  regions: RegionRef[];
-  images: RegionRef[];
-  approved: boolean;
-}
-
-const pagePath = (doc: string, page: number) => `magazine/${doc}/pages/${page}`;
+const regionPath = '/api/magazine/{doc}/pages/{page}/regions/{block_id}';
+const regionParams = (doc: string, page: number, id: string) => ({ doc, page, block_id: id });
 
 export const reviewApi = {
-  patch: (doc: string, page: number, id: string, body: Record<string, unknown>) =>
-    call<Outcome & { region: Region }>('PATCH', `${pagePath(doc, page)}/regions/${encodeURIComponent(id)}`, body),
-  remove: (doc: string, page: number, id: string) => call<Outcome>('DELETE', `${pagePath(doc, page)}/regions/${encodeURIComponent(id)}`),
+  patch: (doc: string, page: number, id: string, body: RegionPatch) => call('patch', regionPath, regionParams(doc, page, id), body),
+  remove: (doc: string, page: number, id: string) => call('delete', regionPath, regionParams(doc, page, id)),
   split: (doc: string, page: number, id: string, offset: number) =>
-    call<Outcome & { regions: Region[] }>('POST', `${pagePath(doc, page)}/regions/${encodeURIComponent(id)}/split`, { offset }),
-  mergeNext: (doc: string, page: number, id: string) =>
-    call<Outcome & { region: Region; removed: string }>('POST', `${pagePath(doc, page)}/regions/${encodeURIComponent(id)}/merge-next`),
-  add: (doc: string, page: number, bbox: BBox, kind: string) =>
-    call<Outcome & { region: Region }>('POST', `${pagePath(doc, page)}/regions`, { bbox, kind }),
-  bulk: (doc: string, page: number, ids: string[], action: 'delete' | 'set-kind', kind?: string) =>
-    call<Outcome>('POST', `${pagePath(doc, page)}/regions/bulk`, { ids, action, kind }),
-  setOrder: (doc: string, page: number, ids: string[]) => call<Outcome & { page: Page }>('PUT', `${pagePath(doc, page)}/order`, { ids }),
-  autoOrder: (doc: string, page: number) => call<Outcome & { page: Page }>('DELETE', `${pagePath(doc, page)}/order`),
-  undo: (doc: string, token: string) => call<Outcome>('POST', `magazine/${doc}/undo`, { token }),
-  articles: (doc: string) => call<{ articles: Article[] }>('GET', `magazine/${doc}/articles`).then((r) => r.articles),
+    call('post', `${regionPath}/split`, regionParams(doc, page, id), { offset }),
+  mergeNext: (doc: string, page: number, id: string) => call('post', `${regionPath}/merge-next`, regionParams(doc, page, id)),
+  add: (doc: string, page: number, bbox: BBox, kind: RegionKind) =>
+    call('post', '/api/magazine/{doc}/pages/{page}/regions', { doc, page }, { bbox, kind }),
+  bulk: (doc: string, page: number, ids: string[], action: BulkAction, kind?: RegionKind) =>
+    call('post', '/api/magazine/{doc}/pages/{page}/regions/bulk', { doc, page }, { ids, action, kind }),
+  setOrder: (doc: string, page: number, ids: string[]) => call('put', '/api/magazine/{doc}/pages/{page}/order', { doc, page }, { ids }),
+  autoOrder: (doc: string, page: number) => call('delete', '/api/magazine/{doc}/pages/{page}/order', { doc, page }),
+  undo: (doc: string, token: string) => call('post', '/api/magazine/{doc}/undo', { doc }, { token }),
+  articles: (doc: string) => call('get', '/api/magazine/{doc}/articles', { doc }).then((r) => r.articles ?? []),
   createArticle: (doc: string, title: string, regions: RegionRef[]) =>
-    call<Outcome & { article: Article }>('POST', `magazine/${doc}/articles`, { title, regions }),
-  updateArticle: (doc: string, id: string, patch: Partial<Pick<Article, 'title' | 'regions' | 'images'>>) =>
-    call<Outcome & { article: Article }>('PATCH', `magazine/${doc}/articles/${id}`, patch),
+    call('post', '/api/magazine/{doc}/articles', { doc }, { title, regions }),
+  updateArticle: (doc: string, id: string, patch: ArticlePatch) =>
+    call('patch', '/api/magazine/{doc}/articles/{article}', { doc, article: id }, patch),
   approve: (doc: string, id: string, regions: RegionRef[], images: RegionRef[]) =>
-    call<Outcome & { article: Article }>('POST', `magazine/${doc}/articles/${id}/approve`, { regions, images }),
+    call('post', '/api/magazine/{doc}/articles/{article}/approve', { doc, article: id }, { regions, images }),
 };
 
 /** The Undo button's token after an outcome: a new token, cleared, or unchanged. */

@@ -1,0 +1,2567 @@
+// GENERATED FILE — do not edit. openapi-typescript (the version pinned in
+// package.json) made it from shared/app/testdata/openapi.json. After an API
+// change: go test ./shared/app -run OpenAPISnapshot -update, then
+// npm run gen:api (in frontend/). npm run check fails while it is stale.
+
+export interface paths {
+    "/api/engines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Engine cards with the URL each will use and whether it has its own key */
+        get: operations["list-engine-cards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/engines/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create or replace an engine card (its key is saved in settings.engine_api_keys) */
+        put: operations["put-engine-card"];
+        post?: never;
+        /** Delete an engine card */
+        delete: operations["delete-engine-card"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/engines/{name}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List the engine's models with the key the server resolves (the card's own, else llm_api_key) */
+        post: operations["connect-engine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/engines/{name}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Container restart through the Docker Engine API of the card's host; answers the status after */
+        post: operations["restart-engine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/engines/{name}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Container start through the Docker Engine API of the card's host; answers the status after */
+        post: operations["start-engine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/engines/{name}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The card's container: running, stopped, restarting, unhealthy or not-installed */
+        get: operations["get-engine-status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/engines/{name}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Container stop through the Docker Engine API of the card's host; answers the status after */
+        post: operations["stop-engine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/engines/{name}/use-as-llm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make this card the LLM: llm_url (ending in one /v1), llm_api_key and llm_model are copied from it */
+        post: operations["use-engine-as-llm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Report that the server is up */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List issues, newest first */
+        get: operations["list-issues"];
+        put?: never;
+        /** Upload a magazine PDF and start ingest (local mode; in AWS use /api/magazine/uploads) */
+        post: operations["upload-issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an issue and a presigned PUT URL for its PDF; the upload starts ingest (AWS mode) */
+        post: operations["presign-issue-upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An issue's articles */
+        get: operations["list-articles"];
+        put?: never;
+        /** Group regions into a new article */
+        post: operations["create-article"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/articles/{article}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an article (its regions stay) */
+        delete: operations["delete-article"];
+        options?: never;
+        head?: never;
+        /** Rename an article, or replace its ordered regions or its image list */
+        patch: operations["update-article"];
+        trace?: never;
+    };
+    "/api/magazine/{doc}/articles/{article}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve with the region and image ids shown; a vanished id fails naming it, a stale image list is refused */
+        post: operations["approve-article"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/articles/{article}/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The article's text in order; descriptions=1 adds figure descriptions where the figures occur */
+        get: operations["article-text"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/fix-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fix reading order: re-read every page's order without OCR, skipping hand-ordered pages */
+        post: operations["fix-reading-order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/pages/{page}/cleanup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clean up boxes on demand (a layout backup is taken first) */
+        post: operations["cleanup-page"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/pages/{page}/cleanup/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore the layout saved before the last cleanup on demand */
+        post: operations["restore-page-backup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/pages/{page}/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the reading order by hand (ids in order: typed positions or a click sequence); the page becomes hand-ordered */
+        put: operations["set-page-order"];
+        post?: never;
+        /** Automatic order: recompute the page's reading order and unlock it */
+        delete: operations["auto-page-order"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/pages/{page}/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Draw a new box; a text box is read from the render */
+        post: operations["add-region"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/pages/{page}/regions/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete or re-type a selected set of regions under one undo token */
+        post: operations["bulk-regions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/pages/{page}/regions/{block_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a region and its membership in every article; a second delete answers 404 */
+        delete: operations["delete-region"];
+        options?: never;
+        head?: never;
+        /** Move or resize a region (optionally re-reading the corrected area), edit its text, kind or description; box and kind changes return an undo token */
+        patch: operations["patch-region"];
+        trace?: never;
+    };
+    "/api/magazine/{doc}/pages/{page}/regions/{block_id}/merge-next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Merge the region read next into this one */
+        post: operations["merge-region-next"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/pages/{page}/regions/{block_id}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Split a text region at a character offset (the cursor); article membership follows */
+        post: operations["split-region"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo the last change with its token; 409 when anything else changed since */
+        post: operations["undo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An issue with status, progress (pages done of total, current step) and errors per page; poll with If-None-Match */
+        get: operations["get-issue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{id}/figures/refine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-derive figure boundaries and crops for an existing issue without OCR */
+        post: operations["refine-figures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{id}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An issue's pages with their step, engine and thumbnail link */
+        get: operations["list-pages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{id}/pages/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page: regions (kind, bbox, text, original_text), reading order, engine, version, render link */
+        get: operations["get-page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{id}/pages/{page}/crops/{region}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A picture region's exact crop of the render (redirect to a short-lived URL) */
+        get: operations["get-region-crop"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{id}/pages/{page}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page render (redirect to a short-lived URL) */
+        get: operations["get-page-image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{id}/pages/{page}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live preview of a page: escaped HTML, pictures as placeholders, at most 60 lines; poll with If-None-Match */
+        get: operations["get-page-preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{id}/pages/{page}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page thumbnail (redirect to a short-lived URL) */
+        get: operations["get-page-thumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read this instance's settings (saved keys answer __configured__) */
+        get: operations["get-settings"];
+        /** Change settings; a key sent as __configured__ is kept, an empty key is cleared */
+        put: operations["put-settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Report the release version */
+        get: operations["version"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        "Add-regionRequest": {
+            bbox: [
+                number,
+                number,
+                number,
+                number
+            ];
+            /** @enum {string} */
+            kind: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
+        };
+        "Approve-articleRequest": {
+            images: components["schemas"]["MagazineRegionRef"][] | null;
+            regions: components["schemas"]["MagazineRegionRef"][] | null;
+        };
+        ArticleListOutBody: {
+            articles: components["schemas"]["MagazineArticle"][] | null;
+        };
+        ArticleOutBody: {
+            article: components["schemas"]["MagazineArticle"];
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
+        };
+        ArticleTextOutBody: {
+            text: string;
+        };
+        "Bulk-regionsRequest": {
+            /** @enum {string} */
+            action: "delete" | "set-kind";
+            ids: string[] | null;
+            /** @enum {string} */
+            kind?: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
+        };
+        CardsSpec: {
+            /** @description engine base URL; empty assumes this host's usual port (local mode only) */
+            base_url?: string;
+            /** @description Docker container name on the engine host */
+            container?: string;
+            /** @description Docker Engine API endpoint of the host the container runs on (http(s)://host:2375 or unix:///var/run/docker.sock) */
+            docker_host?: string;
+            /** @enum {string} */
+            kind: "llm" | "vision-ocr" | "vision-ocr-fallback" | "vision" | "tts" | "image" | "other";
+            model?: string;
+        };
+        CardsView: {
+            /** @description engine base URL; empty assumes this host's usual port (local mode only) */
+            base_url?: string;
+            /** @description Docker container name on the engine host */
+            container?: string;
+            /** @description Docker Engine API endpoint of the host the container runs on (http(s)://host:2375 or unix:///var/run/docker.sock) */
+            docker_host?: string;
+            docker_url: string;
+            /** @description true when engine_api_keys holds a key for this card */
+            key_configured: boolean;
+            /** @enum {string} */
+            kind: "llm" | "vision-ocr" | "vision-ocr-fallback" | "vision" | "tts" | "image" | "other";
+            model?: string;
+            /** @description card name; also its key in engine_api_keys */
+            name: string;
+            /** @description the URL the server will call; empty when the card needs one */
+            url: string;
+            /** @enum {string} */
+            url_source: "card" | "default" | "missing";
+        };
+        CleanupOutBody: {
+            changes: components["schemas"]["MagazineChange"][] | null;
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
+        };
+        "Create-articleRequest": {
+            regions?: components["schemas"]["MagazineRegionRef"][] | null;
+            title?: string;
+        };
+        ErrorDetail: {
+            /** @description Where the error occurred, e.g. 'body.items[3].tags' or 'path.thing-id' */
+            location?: string;
+            /** @description Error message text */
+            message?: string;
+            /** @description The value at the given location */
+            value?: unknown;
+        };
+        ErrorModel: {
+            /**
+             * @description A human-readable explanation specific to this occurrence of the problem.
+             * @example Property foo is required but is missing.
+             */
+            detail?: string;
+            /** @description Optional list of individual error details */
+            errors?: components["schemas"]["ErrorDetail"][] | null;
+            /**
+             * Format: uri
+             * @description A URI reference that identifies the specific occurrence of the problem.
+             * @example https://example.com/error-log/abc123
+             */
+            instance?: string;
+            /**
+             * Format: int64
+             * @description HTTP status code
+             * @example 400
+             */
+            status?: number;
+            /**
+             * @description A short, human-readable summary of the problem type. This value should not change between occurrences of the error.
+             * @example Bad Request
+             */
+            title?: string;
+            /**
+             * Format: uri
+             * @description A URI reference to human-readable documentation for the error.
+             * @default about:blank
+             * @example https://example.com/errors/example
+             */
+            type?: string;
+        };
+        "Fix-reading-orderRequest": {
+            /** @description page numbers */
+            pages: number[] | null;
+        };
+        FixOrderOutBody: {
+            changed: number[] | null;
+            /** Format: int64 */
+            revision: number;
+            /** @description hand-ordered pages, left alone */
+            skipped: number[] | null;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
+        };
+        FormFile: {
+            ContentType: string;
+            Filename: string;
+            IsSet: boolean;
+            /** Format: int64 */
+            Size: number;
+        };
+        HealthOutputBody: {
+            /**
+             * @description ok when the server can answer
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        IssueListOutputBody: {
+            issues: components["schemas"]["MagazineIssue"][] | null;
+            /** @enum {string} */
+            upload: "form" | "presigned";
+        };
+        IssuesStep: {
+            /** Format: date-time */
+            at: string;
+            done: boolean;
+            engine?: string;
+            error?: string;
+            /** Format: int64 */
+            page: number;
+            step: string;
+        };
+        ListOutputBody: {
+            cards: components["schemas"]["CardsView"][] | null;
+        };
+        MagazineArticle: {
+            approved: boolean;
+            id: string;
+            images: components["schemas"]["MagazineRegionRef"][] | null;
+            issue_id: string;
+            regions: components["schemas"]["MagazineRegionRef"][] | null;
+            title: string;
+        };
+        MagazineChange: {
+            /** @enum {string} */
+            from: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
+            new_region_id?: string;
+            region_id: string;
+            rule: string;
+            /** @enum {string} */
+            to: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
+        };
+        MagazineCleaned: {
+            /** @enum {string} */
+            kind: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
+            rule: string;
+        };
+        MagazineIssue: {
+            /** Format: date-time */
+            created: string;
+            error?: string;
+            id: string;
+            /** Format: int64 */
+            page_count: number;
+            page_errors?: components["schemas"]["MagazinePageError"][] | null;
+            /** Format: int64 */
+            pages_done: number;
+            /** Format: int64 */
+            revision: number;
+            source_key: string;
+            status: string;
+            step?: string;
+            title: string;
+            /** Format: date-time */
+            updated: string;
+        };
+        MagazinePage: {
+            /** Format: int64 */
+            dpi: number;
+            engine?: string;
+            error?: string;
+            hand_ordered: boolean;
+            /** Format: double */
+            height: number;
+            issue_id: string;
+            /** Format: int64 */
+            number: number;
+            order: string[] | null;
+            regions: components["schemas"]["MagazineRegion"][] | null;
+            render_key?: string;
+            step?: string;
+            thumb_key?: string;
+            /** Format: date-time */
+            updated: string;
+            /** Format: double */
+            width: number;
+        };
+        MagazinePageError: {
+            error: string;
+            /** Format: int64 */
+            page: number;
+            step: string;
+        };
+        MagazineRegion: {
+            article_id?: string;
+            bbox: [
+                number,
+                number,
+                number,
+                number
+            ];
+            bold?: boolean;
+            cleaned_from?: components["schemas"]["MagazineCleaned"];
+            crop_key?: string;
+            description?: string;
+            /** Format: double */
+            font_size?: number;
+            id: string;
+            /** @enum {string} */
+            kind: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
+            original_text?: string;
+            text?: string;
+            /** @enum {string} */
+            visual_kind?: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
+        };
+        MagazineRegionRef: {
+            /** Format: int64 */
+            page: number;
+            region: string;
+        };
+        MagazineapiIssueView: {
+            /** Format: date-time */
+            created: string;
+            error?: string;
+            id: string;
+            /** Format: int64 */
+            page_count: number;
+            page_errors?: components["schemas"]["MagazinePageError"][] | null;
+            pages: components["schemas"]["IssuesStep"][] | null;
+            /** Format: int64 */
+            pages_done: number;
+            /** Format: int64 */
+            revision: number;
+            source_key: string;
+            status: string;
+            step?: string;
+            title: string;
+            /** Format: date-time */
+            updated: string;
+        };
+        MagazineapiPageSummary: {
+            engine?: string;
+            error?: string;
+            /** Format: double */
+            height: number;
+            /** Format: int64 */
+            number: number;
+            /** Format: int64 */
+            regions: number;
+            step: string;
+            thumb_url?: string;
+            /** Format: double */
+            width: number;
+        };
+        MagazineapiPageView: {
+            /** Format: int64 */
+            dpi: number;
+            engine?: string;
+            error?: string;
+            hand_ordered: boolean;
+            /** Format: double */
+            height: number;
+            image_url?: string;
+            issue_id: string;
+            /** Format: int64 */
+            number: number;
+            order: string[] | null;
+            regions: components["schemas"]["MagazineRegion"][] | null;
+            render_key?: string;
+            step?: string;
+            thumb_key?: string;
+            /** Format: date-time */
+            updated: string;
+            /**
+             * Format: int64
+             * @description send as If-Match with an edit to refuse it (409) if the page changed since
+             */
+            version: number;
+            /** Format: double */
+            width: number;
+        };
+        MergeOutBody: {
+            region: components["schemas"]["MagazineRegion"];
+            removed: string;
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
+        };
+        ModelsOutputBody: {
+            models: string[] | null;
+            name: string;
+            url: string;
+        };
+        PageListOutputBody: {
+            pages: components["schemas"]["MagazineapiPageSummary"][] | null;
+        };
+        PageOutBody: {
+            page: components["schemas"]["MagazinePage"];
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
+        };
+        PresignOutputBody: {
+            content_type: string;
+            /** Format: date-time */
+            expires_at: string;
+            issue: components["schemas"]["MagazineIssue"];
+            method: string;
+            upload_url: string;
+        };
+        PresignRequestBody: {
+            filename: string;
+            /**
+             * Format: int64
+             * @description bytes the browser will upload
+             */
+            size: number;
+            title?: string;
+        };
+        PreviewOutputBody: {
+            engine?: string;
+            html: string;
+            image_url?: string;
+            /** Format: int64 */
+            page: number;
+            step: string;
+        };
+        RefineOutputBody: {
+            /** Format: int64 */
+            pages_changed: number;
+        };
+        RegionOutBody: {
+            region: components["schemas"]["MagazineRegion"];
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
+        };
+        ReviewArticlePatch: {
+            /** @description the article's pictures (replaces the list) */
+            images?: components["schemas"]["MagazineRegionRef"][] | null;
+            /** @description the article's regions in reading order (replaces the list) */
+            regions?: components["schemas"]["MagazineRegionRef"][] | null;
+            title?: string;
+        };
+        ReviewOutcome: {
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
+        };
+        ReviewRegionPatch: {
+            /** @description new box [x,y,w,h] in points (move or resize) */
+            bbox?: [
+                number,
+                number,
+                number,
+                number
+            ];
+            description?: string;
+            /** @enum {string} */
+            kind?: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
+            /** @description read the text again from the corrected area (text regions); nothing readable keeps the old text */
+            reread?: boolean;
+            text?: string;
+        };
+        "Set-page-orderRequest": {
+            ids: string[] | null;
+        };
+        SettingsUpdate: {
+            /** @description engine card name to that card's key; same rule per entry */
+            engine_api_keys?: {
+                [key: string]: string;
+            };
+            /** @description hosts, host:port, addresses or CIDRs the hosted server may call although they are loopback, link-local or metadata addresses; sent as a whole list, [] clears */
+            engine_url_allowlist?: string[] | null;
+            /** @description display name of this instance */
+            instance_name?: string;
+            /** @description global LLM key; __configured__ keeps the saved key, empty clears it */
+            llm_api_key?: string;
+            /** @description model the LLM engine is asked for */
+            llm_model?: string;
+            /** @description LLM engine base URL (OpenAI-compatible, ends in /v1); empty clears */
+            llm_url?: string;
+            /** @description fallback vision OCR engine URL; empty clears */
+            vision_ocr_fallback_url?: string;
+            /** @description model the vision OCR engines are asked for */
+            vision_ocr_model?: string;
+            /** @description primary vision OCR engine URL; empty clears */
+            vision_ocr_url?: string;
+        };
+        SettingsView: {
+            engine_api_keys: {
+                [key: string]: string;
+            };
+            engine_url_allowlist: string[] | null;
+            instance_name: string;
+            llm_api_key: string;
+            llm_model: string;
+            llm_url: string;
+            vision_ocr_fallback_url: string;
+            vision_ocr_model: string;
+            vision_ocr_url: string;
+        };
+        "Split-regionRequest": {
+            /**
+             * Format: int64
+             * @description character offset of the cursor
+             */
+            offset: number;
+        };
+        SplitOutBody: {
+            regions: components["schemas"]["MagazineRegion"][] | null;
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
+        };
+        StatusOutputBody: {
+            name: string;
+            /** @enum {string} */
+            status: "running" | "stopped" | "restarting" | "unhealthy" | "not-installed";
+        };
+        UndoRequest: {
+            token: string;
+        };
+        VersionBody: {
+            /** @description the release version (the VERSION file) */
+            version: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    "list-engine-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "put-engine-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description card name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardsSpec"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardsView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "delete-engine-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description card name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "connect-engine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description card name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelsOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "restart-engine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description card name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "start-engine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description card name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-engine-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description card name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "stop-engine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description card name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "use-engine-as-llm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description card name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "list-issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueListOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "upload-issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the magazine PDF
+                     */
+                    file: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MagazineIssue"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "presign-issue-upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PresignRequestBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresignOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "list-articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleListOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "create-article": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Create-articleRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "delete-article": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewOutcome"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "update-article": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewArticlePatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "approve-article": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Approve-articleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "article-text": {
+        parameters: {
+            query?: {
+                descriptions?: 0 | 1;
+            };
+            header?: never;
+            path: {
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleTextOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "fix-reading-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Fix-reading-orderRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixOrderOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "cleanup-page": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CleanupOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "restore-page-backup": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-page-order": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Set-page-orderRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "auto-page-order": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "add-region": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Add-regionRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "bulk-regions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Bulk-regionsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewOutcome"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "delete-region": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+                block_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewOutcome"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "patch-region": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+                block_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRegionPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "merge-region-next": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+                block_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "split-region": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+                block_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Split-regionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    undo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UndoRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewOutcome"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-issue": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MagazineapiIssueView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "refine-figures": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefineOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "list-pages": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageListOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-page": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "Content-Type"?: string;
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MagazineapiPageView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-region-crop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                page: number;
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-page-image": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-page-preview": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-page-thumbnail": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "put-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    version: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description application/json for {"version": "…"}; anything else gets the bare version as text */
+                Accept?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionBody"];
+                    "text/plain": string;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+}
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsApiMagazineDocArticlesArticleTextGetParametersQueryDescriptionsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/magazine/{doc}/articles/{article}/text"]["get"]["parameters"]["query"]["descriptions"]> = [0, 1];
+export const addRegionRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Add-regionRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const bulkRegionsRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["action"]> = ["delete", "set-kind"];
+export const bulkRegionsRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const cardsSpecKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsSpec"]["kind"]> = ["llm", "vision-ocr", "vision-ocr-fallback", "vision", "tts", "image", "other"];
+export const cardsViewKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["kind"]> = ["llm", "vision-ocr", "vision-ocr-fallback", "vision", "tts", "image", "other"];
+export const cardsViewUrl_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["url_source"]> = ["card", "default", "missing"];
+export const healthOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthOutputBody"]["status"]> = ["ok"];
+export const issueListOutputBodyUploadValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IssueListOutputBody"]["upload"]> = ["form", "presigned"];
+export const magazineChangeFromValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineChange"]["from"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const magazineChangeToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineChange"]["to"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const magazineCleanedKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineCleaned"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const magazineRegionKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const magazineRegionVisual_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["visual_kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const statusOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatusOutputBody"]["status"]> = ["running", "stopped", "restarting", "unhealthy", "not-installed"];
