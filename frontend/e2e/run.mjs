@@ -73,13 +73,58 @@ async function test(name, fn) {
   }
 }
 
-/** Records every response body the page receives. */
+/**
+ * Records every response body the page receives. The returned function
+ * fails if a body that should be there could not be read (only redirects
+ * have none), so no response escapes the checks made on the bodies.
+ */
 function recordBodies(page) {
   const pending = [];
   page.on('response', (resp) => {
-    pending.push(resp.body().then((b) => ({ url: resp.url(), body: b.toString('utf8') }), () => null));
+    pending.push(resp.body().then(
+      (b) => ({ url: resp.url(), body: b.toString('utf8') }),
+      (e) => ({ url: resp.url(), status: resp.status(), error: String(e) }),
+    ));
   });
-  return async () => (await Promise.all(pending)).filter(Boolean);
+  return async () => {
+    const all = await Promise.all(pending);
+    const unread = all.filter((r) => r.error && !(r.status >= 300 && r.status < 400));
+    check(unread.length === 0, `response bodies that could not be read: ${JSON.stringify(unread)}`);
+    return all.filter((r) => !r.error);
+  };
+}
+
+/** Checks that bodies hold one from a URL containing urlPart and that none holds a secret. */
+function checkNoSecrets(bodies, urlPart, secrets) {
+  check(bodies.some((b) => b.url.includes(urlPart)), `no response from ${urlPart} was recorded`);
+  for (const b of bodies) {
+    for (const s of secrets) check(!b.body.includes(s), `secret found in response body of ${b.url}`);
+  }
+}
+
+/** Fetches JSON, failing unless the server answers 2xx. */
+async function getJSON(url, init) {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  check(res.ok, `${init?.method ?? 'GET'} ${url} answered ${res.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+/** Uploads a PDF through the API and waits until its issue is ready. */
+async function ingest(base, name, pdf) {
+  const form = new FormData();
+  form.append('file', new Blob([pdf], { type: 'application/pdf' }), name);
+  const res = await fetch(`${base}/api/magazine`, { method: 'POST', body: form });
+  const text = await res.text();
+  check(res.status === 202, `upload answered ${res.status}: ${text}`);
+  const issue = JSON.parse(text);
+  let status = issue.status;
+  for (let i = 0; i < 150 && status !== 'ready' && status !== 'failed'; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    status = (await getJSON(`${base}/api/magazine/${issue.id}`)).status;
+  }
+  check(status === 'ready', `issue ${issue.id} ended ${status}, want ready`);
+  return issue;
 }
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs, headless: true });
@@ -111,13 +156,11 @@ try {
     check((await page.locator('#card-key-0').inputValue()) === '', 'card key input empty after reload');
     check((await page.getByLabel('LLM URL').inputValue()) === 'http://10.20.30.40:4000/v1', 'LLM URL kept');
 
-    const direct = await (await fetch(`${server.base}/api/settings`)).text();
+    const direct = JSON.stringify(await getJSON(`${server.base}/api/settings`));
     check(direct.includes('"llm_api_key":"__configured__"'), `GET /api/settings shows __configured__: ${direct}`);
     const all = [...(await bodies()), { url: 'direct GET /api/settings', body: direct }];
-    check(all.some((b) => b.url.endsWith('/api/settings')), 'settings responses were recorded');
-    for (const b of all) {
-      check(!b.body.includes(key) && !b.body.includes(cardKey), `key found in response body of ${b.url}`);
-    }
+    check(all.some((b) => b.url.endsWith('/api/settings') && b.url.startsWith('http')), 'the page\'s settings responses were recorded');
+    checkNoSecrets(all, '/api/settings', [key, cardKey]);
     console.log(`     checked ${all.length} response bodies for the keys`);
     await context.close();
   });
@@ -132,13 +175,15 @@ try {
     await page.getByLabel('LLM URL').fill(`http://long.example/${'a'.repeat(2100)}`);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('alert').filter({ hasText: 'llm_url' }).waitFor();
-    const stored = await (await fetch(`${server.base}/api/settings`)).json();
+    const stored = await getJSON(`${server.base}/api/settings`);
     check(stored.llm_url === 'http://10.20.30.40:4000/v1', `bad URL not stored (got ${stored.llm_url})`);
     await page.close();
   });
 
   await test('index.html assets carry ?v=VERSION', async () => {
-    const html = await (await fetch(`${server.base}/`)).text();
+    const res = await fetch(`${server.base}/`);
+    const html = await res.text();
+    check(res.ok, `GET / answered ${res.status}`);
     const refs = [...html.matchAll(/(?:(?:href|src)=|loadWithRetry\(document, )"(\.\/assets\/[^"]+)"/g)].map((m) => m[1]);
     check(refs.length >= 2, `found asset references: ${refs}`);
     for (const r of refs) check(r.endsWith(`?v=${version}`), `${r} carries ?v=${version}`);
@@ -198,7 +243,7 @@ try {
     await page.setInputFiles('#pdf', { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('plain text, not a PDF') });
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.getByRole('alert').filter({ hasText: 'not-a-pdf' }).waitFor();
-    const list = await (await fetch(`${server.base}/api/magazine`)).json();
+    const list = await getJSON(`${server.base}/api/magazine`);
     check(list.issues.length === 1, `only the good issue is listed (got ${list.issues.length})`);
     await page.close();
   });
@@ -263,25 +308,21 @@ try {
     check(llmURL === `http://127.0.0.1:${port}/v1`, `llm_url ends in exactly one /v1: ${llmURL}`);
     await page.getByTestId('llm_model-value').filter({ hasText: 'qwen3-32b' }).waitFor();
     const all = await bodies();
-    check(all.some((b) => b.url.includes('/api/engines/gateway/connect')), 'connect responses were recorded');
-    for (const b of all) check(!b.body.includes(rightKey) && !b.body.includes(wrongKey), `key found in response body of ${b.url}`);
+    checkNoSecrets(all, '/api/engines/gateway/connect', [rightKey, wrongKey]);
     console.log(`     checked ${all.length} response bodies for the card keys`);
     await context.close();
   });
 
   await test('review: select, delete and undo, rectangle select, drag, edit text without triggering shortcuts, split, order, articles', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([samplePDF()], { type: 'application/pdf' }), 'review.pdf');
-    const issue = await (await fetch(`${server.base}/api/magazine`, { method: 'POST', body: form })).json();
-    for (let i = 0; i < 100; i++) {
-      const v = await (await fetch(`${server.base}/api/magazine/${issue.id}`)).json();
-      if (v.status === 'ready') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const api = async (path) => (await fetch(`${server.base}/api/magazine/${issue.id}${path}`)).json();
+    const issue = await ingest(server.base, 'review.pdf', samplePDF());
+    const api = (path) => getJSON(`${server.base}/api/magazine/${issue.id}${path}`);
     const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
     await page.goto(`${server.base}/#/magazine/${issue.id}/1`);
-    const rect = (text) => api('/pages/1').then((p) => p.regions.find((r) => (r.text ?? '').startsWith(text)));
+    const rect = async (text) => {
+      const r = (await api('/pages/1')).regions.find((r) => (r.text ?? '').startsWith(text));
+      check(r, `page 1 has a region starting ${JSON.stringify(text)}`);
+      return r;
+    };
     const byline = await rect('By Ada');
     const left = await rect('Left column 1');
     const h1 = await rect('Harbour Reborn');
@@ -386,7 +427,7 @@ try {
     check((await page.getByLabel('Instance name').inputValue()) === 'default', 'settings loaded with the token');
     const unauth = await fetch(`${guarded.base}/api/settings`);
     check(unauth.status === 401, `API without token answers 401 (got ${unauth.status})`);
-    for (const b of await bodies()) check(!b.body.includes(token), `token echoed in ${b.url}`);
+    checkNoSecrets(await bodies(), '/api/settings', [token]);
     await context.close();
   });
 } catch (e) {
@@ -396,7 +437,9 @@ try {
   for (const c of cleanups.reverse()) {
     try {
       await c();
-    } catch {}
+    } catch (e) {
+      console.log(`     cleanup: ${e}`); // not a check: the run's verdict is already made
+    }
   }
 }
 

@@ -11,6 +11,21 @@ import (
 	"github.com/lectern/lectern/shared/magazine"
 )
 
+// Evaluation bars, set a little under what the pipeline measured on the
+// team samples (2026-11, text layer): a drop of a few points fails the test.
+const (
+	// minDoclingMatched: share of docling's texts (04_faa) found among our
+	// regions; measured 24 of 26 (92.3%).
+	minDoclingMatched = 0.90
+	// minReadOrder: share of pairs of read-aloud texts (04_faa) in docling's
+	// order; measured 76 of 78 (97.4%).
+	minReadOrder = 0.95
+	// maxCleanedShare: share of regions of the scanned Honolulu page that
+	// cleanup typed noise or similar (noise, duplicate, text-in-image);
+	// measured 218 of 1231 (17.7%).
+	maxCleanedShare = 0.20
+)
+
 // TestEvalSamples runs the team's sample magazines through the real local
 // pipeline. It skips only when the sample folder is absent (a clone without
 // ../shared/data); make test always provides it.
@@ -27,10 +42,13 @@ func TestEvalSamples(t *testing.T) {
 		file      string
 		pages     int
 		wantKinds []magazine.Kind // each must appear somewhere in the issue
+		// maxCleaned bounds the share of regions cleanup typed noise or
+		// similar; 0: not bounded.
+		maxCleaned float64
 	}{
-		{"01_honolulu_commercial_advertiser_1901-05-31.pdf", 1, []magazine.Kind{magazine.KindHeadline, magazine.KindParagraph}},
-		{"04_faa_amt_handbook_p7-45.pdf", 1, []magazine.Kind{magazine.KindParagraph, magazine.KindCaption, magazine.KindImage}},
-		{"05_federal_register_2020-17221.pdf", 15, []magazine.Kind{magazine.KindHeadline, magazine.KindParagraph, magazine.KindFurniture}},
+		{"01_honolulu_commercial_advertiser_1901-05-31.pdf", 1, []magazine.Kind{magazine.KindHeadline, magazine.KindParagraph}, maxCleanedShare},
+		{"04_faa_amt_handbook_p7-45.pdf", 1, []magazine.Kind{magazine.KindParagraph, magazine.KindCaption, magazine.KindImage}, 0},
+		{"05_federal_register_2020-17221.pdf", 15, []magazine.Kind{magazine.KindHeadline, magazine.KindParagraph, magazine.KindFurniture}, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, tc.file))
@@ -48,7 +66,11 @@ func TestEvalSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(pages) != tc.pages {
+				t.Fatalf("%d pages stored, want %d", len(pages), tc.pages)
+			}
 			seen := map[magazine.Kind]int{}
+			regions, cleaned := 0, 0
 			for _, p := range pages {
 				t.Logf("page %d: engine %s, %d regions", p.Number, p.Engine, len(p.Regions))
 				if p.Engine == "" || p.Step != "done" || len(p.Order) == 0 {
@@ -56,12 +78,24 @@ func TestEvalSamples(t *testing.T) {
 				}
 				for _, r := range p.Regions {
 					seen[r.Kind]++
+					regions++
+					if info, _ := magazine.Info(r.Kind); info.Cleanup {
+						cleaned++
+					}
 					if magazine.IsVisual(r.Kind) && r.CropKey == "" {
 						t.Errorf("page %d: picture %s has no crop", p.Number, r.ID)
 					}
 				}
 			}
 			t.Logf("kinds: %v", seen)
+			if regions == 0 {
+				t.Fatal("no regions at all")
+			}
+			share := float64(cleaned) / float64(regions)
+			t.Logf("typed noise or similar by cleanup: %d of %d regions (%.1f%%)", cleaned, regions, 100*share)
+			if tc.maxCleaned > 0 && share > tc.maxCleaned {
+				t.Errorf("cleanup typed %.1f%% of the regions noise or similar, want at most %.0f%%", 100*share, 100*tc.maxCleaned)
+			}
 			for _, k := range tc.wantKinds {
 				if seen[k] == 0 {
 					t.Errorf("no %s region in %v", k, seen)
@@ -138,20 +172,27 @@ func compareWithDocling(t *testing.T, page magazine.Page, path string) {
 	}
 	agree, pairs := orderedPairs(ours)
 	readAgree, readPairs := orderedPairs(read)
-	t.Logf("docling texts matched: %d of %d; pairs in docling's order: all matched %d of %d, read-aloud %d of %d",
-		len(ours), len(doc.Texts), agree, pairs, readAgree, readPairs)
+	t.Logf("docling texts matched: %d of %d (%.1f%%); pairs in docling's order: all matched %d of %d, read-aloud %d of %d (%.1f%%)",
+		len(ours), len(doc.Texts), percent(len(ours), len(doc.Texts)), agree, pairs, readAgree, readPairs, percent(readAgree, readPairs))
 	for i, id := range page.Order {
 		r := byID[id]
 		t.Logf("  order %2d %-12s %.60q", i+1, r.Kind, r.Text)
 	}
-	if len(ours) < len(doc.Texts)/2 {
-		t.Errorf("only %d of %d docling texts found", len(ours), len(doc.Texts))
+	if len(doc.Texts) == 0 || float64(len(ours)) < minDoclingMatched*float64(len(doc.Texts)) {
+		t.Errorf("only %d of %d docling texts found (%.1f%%), want at least %.0f%%", len(ours), len(doc.Texts), percent(len(ours), len(doc.Texts)), 100*minDoclingMatched)
 	}
 	// Figure labels are ordered differently on purpose (they are not read
 	// aloud), so the bar is on the text that is read.
-	if readPairs == 0 || float64(readAgree) < 0.8*float64(readPairs) {
-		t.Errorf("read-aloud order agrees with docling on %d of %d pairs, want at least 80%%", readAgree, readPairs)
+	if readPairs == 0 || float64(readAgree) < minReadOrder*float64(readPairs) {
+		t.Errorf("read-aloud order agrees with docling on %d of %d pairs (%.1f%%), want at least %.0f%%", readAgree, readPairs, percent(readAgree, readPairs), 100*minReadOrder)
 	}
+}
+
+func percent(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
 }
 
 // orderedPairs counts the pairs of positions already in increasing order.

@@ -2,7 +2,7 @@ package app
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"image"
 	"image/color"
 	"image/png"
@@ -17,10 +17,13 @@ import (
 	"time"
 
 	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf/pdftest"
+	"github.com/lectern/lectern/shared/store"
 )
 
 // newLocalApp runs the whole local app (bbolt, blob folder, job pool, the
@@ -51,12 +54,19 @@ func (c *apiClient) upload(name string, data []byte, title string) (int, []byte)
 	h := make(map[string][]string)
 	h["Content-Disposition"] = []string{`form-data; name="file"; filename="` + name + `"`}
 	h["Content-Type"] = []string{"application/pdf"}
-	part, _ := w.CreatePart(h)
-	part.Write(data)
-	if title != "" {
-		w.WriteField("title", title)
+	part, err := w.CreatePart(h)
+	if err == nil {
+		_, err = part.Write(data)
 	}
-	w.Close()
+	if err == nil && title != "" {
+		err = w.WriteField("title", title)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		c.t.Fatal(err)
+	}
 	status, _, b := c.do(http.MethodPost, "/api/magazine", body.Bytes(), "Content-Type", w.FormDataContentType())
 	return status, b
 }
@@ -143,6 +153,9 @@ func TestMagazineIngestEndToEnd(t *testing.T) {
 	if page.Engine != "text-layer" || page.Step != "done" {
 		t.Errorf("page engine %q step %q", page.Engine, page.Step)
 	}
+	if len(page.Regions) == 0 {
+		t.Fatal("page 1 has no regions")
+	}
 	kinds := map[string]magazine.Kind{}
 	for _, r := range page.Regions {
 		kinds[r.Text] = r.Kind
@@ -187,7 +200,7 @@ func TestMagazineIngestEndToEnd(t *testing.T) {
 	render := fetchPNG(t, c, "/api/magazine/"+created.ID+"/pages/1/image")
 	crop := fetchPNG(t, c, "/api/magazine/"+created.ID+"/pages/1/crops/"+picture.ID)
 	rect := magazine.PixelRect(picture.BBox, float64(page.DPI)/72, render.Bounds())
-	if crop.Bounds().Dx() != rect.Dx() || crop.Bounds().Dy() != rect.Dy() {
+	if rect.Empty() || crop.Bounds().Dx() != rect.Dx() || crop.Bounds().Dy() != rect.Dy() {
 		t.Fatalf("crop %v, box %v", crop.Bounds(), rect)
 	}
 	for y := 0; y < rect.Dy(); y += 7 {
@@ -207,8 +220,7 @@ func TestMagazineIngestEndToEnd(t *testing.T) {
 	if status != http.StatusOK {
 		t.Fatalf("preview: %d %s", status, b)
 	}
-	var preview struct{ HTML string }
-	json.Unmarshal(b, &preview)
+	preview := decode[struct{ HTML string }](t, b)
 	if strings.Contains(preview.HTML, "<script>") || !strings.Contains(preview.HTML, "&lt;script&gt;") {
 		t.Errorf("preview not escaped: %s", preview.HTML)
 	}
@@ -235,8 +247,8 @@ func fetchPNG(t *testing.T, c *apiClient, path string) image.Image {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
+		b, err := io.ReadAll(resp.Body)
+		t.Fatalf("GET %s: %d %s %v", path, resp.StatusCode, b, err)
 	}
 	img, err := png.Decode(resp.Body)
 	if err != nil {
@@ -245,8 +257,41 @@ func fetchPNG(t *testing.T, c *apiClient, path string) image.Image {
 	return img
 }
 
+// assertNothingKept fails if the local app holds any issue record or any
+// stored file (upload, render, crop).
+func assertNothingKept(t *testing.T, c *apiClient, local *Local, after string) {
+	t.Helper()
+	ctx := context.Background()
+	if status, _, b := c.do(http.MethodGet, "/api/magazine", nil); status != http.StatusOK || !strings.Contains(string(b), `"issues":[]`) {
+		t.Errorf("%s: the issue list is %d %s", after, status, b)
+	}
+	index, err := local.Table.Query(ctx, store.Query{PK: "ISSUES"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range index.Items {
+		t.Errorf("%s: the table keeps issue %s", after, it.SK)
+		if rest, err := local.Table.Query(ctx, store.Query{PK: issues.PK(it.SK)}); err == nil && len(rest.Items) > 0 {
+			t.Errorf("%s: issue %s keeps %d records", after, it.SK, len(rest.Items))
+		}
+	}
+	stores := []blob.Store{local.Blobs}
+	if local.Uploads != local.Blobs {
+		stores = append(stores, local.Uploads)
+	}
+	for _, st := range stores {
+		files, err := st.List(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			t.Errorf("%s: the blob store keeps %s (%d bytes)", after, f.Key, f.Size)
+		}
+	}
+}
+
 func TestMagazineBadUploadsAreRefusedAndNothingIsKept(t *testing.T) {
-	c := newLocalApp(t)
+	c, local := newLocalAppWith(t, (*Local).Operations)
 	good := samplePDF()
 	enc := &pdftest.Doc{Encrypted: true}
 	enc.AddPage(612, 792).Text(72, 72, 12, false, "secret")
@@ -264,10 +309,7 @@ func TestMagazineBadUploadsAreRefusedAndNothingIsKept(t *testing.T) {
 		if status != http.StatusUnprocessableEntity || !strings.Contains(string(b), tc.want) || !strings.Contains(string(b), `"detail"`) {
 			t.Errorf("%s: %d %s", tc.name, status, b)
 		}
-	}
-	_, _, b := c.do(http.MethodGet, "/api/magazine", nil)
-	if !strings.Contains(string(b), `"issues":[]`) {
-		t.Errorf("refused uploads left issues behind: %s", b)
+		assertNothingKept(t, c, local, "after the refused "+tc.name+" upload")
 	}
 }
 
@@ -291,6 +333,9 @@ func TestMagazineBrokenPageFailsAloneOthersFinish(t *testing.T) {
 		if pe.Page != i+2 || pe.Step != "Render" || !strings.Contains(pe.Error, want) {
 			t.Errorf("page error %d = %+v, want page %d %s", i, pe, i+2, want)
 		}
+	}
+	if len(view.Pages) != 4 {
+		t.Fatalf("issue lists %d page steps, want 4", len(view.Pages))
 	}
 	for _, s := range view.Pages {
 		wantFailed := s.Page == 2 || s.Page == 3

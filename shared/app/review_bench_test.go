@@ -49,7 +49,10 @@ func BenchmarkReviewPatchAndGet(b *testing.B) {
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 	call := func(method, url string, body []byte) []byte {
-		req, _ := http.NewRequest(method, url, bytes.NewReader(body))
+		req, err := http.NewRequest(method, url, bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
 		if body != nil {
 			req.Header.Set("Content-Type", "application/json")
 		}
@@ -57,10 +60,10 @@ func BenchmarkReviewPatchAndGet(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		out, _ := io.ReadAll(resp.Body)
+		out, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			b.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, out)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			b.Fatalf("%s %s: %d %s %v", method, url, resp.StatusCode, out, err)
 		}
 		return out
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -189,8 +190,11 @@ func TestSettingsKeysNeverLeave(t *testing.T) {
 		t.Fatalf("stored keys wrong: %+v", stored)
 	}
 
-	c.do("GET", "/api/settings", nil)
-	c.do("GET", "/api/openapi.json", nil)
+	for _, path := range []string{"/api/settings", "/api/openapi.json"} {
+		if status, _, body := c.do("GET", path, nil); status != 200 {
+			t.Fatalf("GET %s: %d %s", path, status, body)
+		}
+	}
 	if len(c.bodies) < 5 {
 		t.Fatalf("expected every response recorded, got %d", len(c.bodies))
 	}
@@ -203,6 +207,13 @@ func TestSettingsBadInputStoresNothing(t *testing.T) {
 	const key = "sk-before-bad-input-55"
 	if status, _, body := c.do("PUT", "/api/settings", []byte(`{"llm_api_key":"`+key+`","llm_url":"http://a.example/v1"}`)); status != 200 {
 		t.Fatalf("seed: %d %s", status, body)
+	}
+	seeded, err := ts.svc.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seeded.LLMURL != "http://a.example/v1" || seeded.LLMAPIKey != key {
+		t.Fatalf("seed not stored: %+v", seeded)
 	}
 	cases := []struct {
 		name   string
@@ -236,8 +247,8 @@ func TestSettingsBadInputStoresNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if stored.LLMURL != "http://a.example/v1" || stored.LLMAPIKey != key {
-				t.Fatalf("bad input changed stored settings: %+v", stored)
+			if !reflect.DeepEqual(stored, seeded) {
+				t.Fatalf("bad input changed stored settings:\nbefore %+v\nafter  %+v", seeded, stored)
 			}
 		})
 	}
@@ -251,6 +262,10 @@ func TestTokenGuardsEveryAPICall(t *testing.T) {
 	const token = "tok-0123456789abcdef"
 	ts := newTestServer(t, token)
 	c := ts.client
+	before, err := ts.svc.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, path := range []string{"/api/health", "/api/version", "/api/settings", "/api/openapi.json", "/api/nope"} {
 		for _, auth := range []string{"", "Bearer wrong-token-value", "Basic " + token, token} {
 			c.token = ""
@@ -272,9 +287,12 @@ func TestTokenGuardsEveryAPICall(t *testing.T) {
 	if status, _, _ := c.do("PUT", "/api/settings", []byte(`{"llm_url":"http://evil.example/v1"}`)); status != 401 {
 		t.Fatalf("unauthenticated PUT: %d", status)
 	}
-	stored, _ := ts.svc.Load(context.Background())
-	if stored.LLMURL != "" {
-		t.Fatalf("unauthenticated PUT changed settings: %+v", stored)
+	stored, err := ts.svc.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored.LLMURL != "" || !reflect.DeepEqual(stored, before) {
+		t.Fatalf("unauthenticated PUT changed settings:\nbefore %+v\nafter  %+v", before, stored)
 	}
 	// The web app itself loads without the token so it can ask for it.
 	if status, _, _ := c.do("GET", "/", nil); status != 200 {

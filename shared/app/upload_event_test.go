@@ -34,16 +34,18 @@ func TestS3UploadEventStartsIngest(t *testing.T) {
 	if status != http.StatusCreated {
 		t.Fatalf("uploads = %d %s", status, b)
 	}
-	var grant struct {
+	grant := decode[struct {
 		Issue       magazine.Issue `json:"issue"`
 		UploadURL   string         `json:"upload_url"`
 		ContentType string         `json:"content_type"`
-	}
-	json.Unmarshal(b, &grant)
+	}](t, b)
 	if grant.Issue.Status != magazine.IssueUploading {
 		t.Errorf("issue before upload: %+v", grant.Issue)
 	}
-	req, _ := http.NewRequest(http.MethodPut, grant.UploadURL, bytes.NewReader(pdfBytes))
+	req, err := http.NewRequest(http.MethodPut, grant.UploadURL, bytes.NewReader(pdfBytes))
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.Header.Set("Content-Type", grant.ContentType)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil || resp.StatusCode/100 != 2 {
@@ -97,10 +99,13 @@ func transformUploadEvent(t *testing.T, event string) []byte {
 	for _, part := range strings.Split(strings.TrimPrefix(string(paths[1]), "$."), ".") {
 		v = v.(map[string]any)[part]
 	}
-	key, _ := v.(string)
-	if !strings.HasPrefix(key, string(prefix[1])) {
-		t.Fatalf("the rule would not match key %q", key)
+	key, ok := v.(string)
+	if !ok || !strings.HasPrefix(key, string(prefix[1])) {
+		t.Fatalf("the rule would not match key %v", v)
 	}
-	quoted, _ := json.Marshal(key) // EventBridge inserts a string value quoted
+	quoted, err := json.Marshal(key) // EventBridge inserts a string value quoted
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []byte(strings.ReplaceAll(string(template[1]), "<key>", string(quoted)))
 }

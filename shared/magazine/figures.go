@@ -81,7 +81,9 @@ type FigureChange struct {
 // per visual region in slice order. Regions are never added, removed or
 // reordered, and non-visual regions come back exactly as given.
 func RefineFigures(render image.Image, scale float64, regions []Region) ([]Region, []FigureChange) {
-	out := append([]Region(nil), regions...)
+	// A copy that is never nil: a page without regions stays [] when stored,
+	// not null.
+	out := append(make([]Region, 0, len(regions)), regions...)
 	var figs []int
 	for i, r := range out {
 		if IsVisual(r.Kind) {

@@ -507,3 +507,10 @@ func BenchmarkRefineFigures(b *testing.B) {
 		RefineFigures(img, figScale, regions)
 	}
 }
+
+func TestRefineFiguresKeepsAnEmptyListEmpty(t *testing.T) {
+	got, changes := RefineFigures(image.NewRGBA(image.Rect(0, 0, 10, 10)), 150.0/72, []Region{})
+	if got == nil || len(got) != 0 || len(changes) != 0 {
+		t.Fatalf("RefineFigures(no regions) = %#v, %v; want an empty, non-nil list", got, changes)
+	}
+}

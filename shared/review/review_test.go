@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/store"
 	"github.com/lectern/lectern/shared/store/bolt"
 )
 
@@ -65,10 +66,6 @@ func fixture(t *testing.T) (*Editor, *issues.Repo, *pictures) {
 
 func ref(id string) magazine.RegionRef { return magazine.RegionRef{Page: 1, Region: id} }
 
-// kind is what sort of failure err is; the API answers each kind with one
-// status (httpapi's table), so these tests pin the kind.
-func kind(err error) fault.Kind { return fault.KindOf(err) }
-
 func pageJSON(t *testing.T, repo *issues.Repo) string {
 	t.Helper()
 	p, _, err := repo.Page(context.Background(), issueID, 1)
@@ -76,8 +73,73 @@ func pageJSON(t *testing.T, repo *issues.Repo) string {
 		t.Fatal(err)
 	}
 	p.Updated = time.Time{}
-	b, _ := json.Marshal(p)
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return string(b)
+}
+
+// records returns every record of the test issue as stored (issue, pages,
+// articles, undo point, layout backups): version and bytes by sort key, so
+// two of them show whether a call wrote anything at all.
+func records(t *testing.T, e *Editor) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	q := store.Query{PK: issues.PK(issueID)}
+	for {
+		page, err := e.table.Query(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			out[it.SK] = fmt.Sprintf("v%d %s", it.Version, it.Data)
+		}
+		if page.Next == "" {
+			return out
+		}
+		q.Cursor = page.Next
+	}
+}
+
+// refused asserts that a call failed with want and wrote nothing: every
+// record of the issue (page, articles, revision, undo point) is as before.
+func refused(t *testing.T, e *Editor, before map[string]string, err, want error, call string) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Errorf("%s = %v, want %v", call, err, want)
+	}
+	after := records(t, e)
+	for sk, b := range before {
+		if after[sk] != b {
+			t.Errorf("%s was refused but changed %s:\nbefore %s\nafter  %s", call, sk, b, after[sk])
+		}
+	}
+	for sk, a := range after {
+		if _, ok := before[sk]; !ok {
+			t.Errorf("%s was refused but wrote %s: %s", call, sk, a)
+		}
+	}
+}
+
+// articles lists the issue's articles, failing the test on an error.
+func articles(t *testing.T, e *Editor) []magazine.Article {
+	t.Helper()
+	arts, err := e.Articles(context.Background(), issueID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return arts
+}
+
+// storedPage reads page 1 as stored, failing the test on an error.
+func storedPage(t *testing.T, repo *issues.Repo) (magazine.Page, int64) {
+	t.Helper()
+	p, v, err := repo.Page(context.Background(), issueID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, v
 }
 
 func TestDeleteTwiceAnswers404(t *testing.T) {
@@ -87,9 +149,9 @@ func TestDeleteTwiceAnswers404(t *testing.T) {
 	if err != nil || out.UndoToken == "" {
 		t.Fatalf("first delete = %+v, %v", out, err)
 	}
-	if _, err := e.DeleteRegions(ctx, issueID, 1, []string{"p2"}, 0); kind(err) != fault.NotFound {
-		t.Fatalf("second delete = %v (kind %v), want not found", err, kind(err))
-	}
+	before := records(t, e)
+	_, err = e.DeleteRegions(ctx, issueID, 1, []string{"p2"}, 0)
+	refused(t, e, before, err, magazine.ErrNoRegion, "second delete")
 }
 
 func TestUndoRestoresByteIdenticalState(t *testing.T) {
@@ -104,9 +166,8 @@ func TestUndoRestoresByteIdenticalState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arts, _ := e.Articles(ctx, issueID)
-	if len(arts[0].Regions) != 1 {
-		t.Fatalf("deleted region still in the article: %+v", arts[0].Regions)
+	if arts := articles(t, e); len(arts) != 1 || len(arts[0].Regions) != 1 {
+		t.Fatalf("deleted region still in the article: %+v", arts)
 	}
 	if _, err := e.Undo(ctx, issueID, out.UndoToken); err != nil {
 		t.Fatal(err)
@@ -114,48 +175,129 @@ func TestUndoRestoresByteIdenticalState(t *testing.T) {
 	if after := pageJSON(t, repo); after != before {
 		t.Fatalf("undo did not restore the page:\nbefore %s\nafter  %s", before, after)
 	}
-	arts, _ = e.Articles(ctx, issueID)
-	if len(arts) != 1 || arts[0].ID != art.ID || len(arts[0].Regions) != 2 {
+	if arts := articles(t, e); len(arts) != 1 || arts[0].ID != art.ID || len(arts[0].Regions) != 2 {
 		t.Fatalf("undo did not restore the article: %+v", arts)
 	}
-	if _, err := e.Undo(ctx, issueID, out.UndoToken); kind(err) != fault.Conflict {
-		t.Fatalf("undo twice = %v, want 409", err)
+	undone := records(t, e)
+	_, err = e.Undo(ctx, issueID, out.UndoToken)
+	refused(t, e, undone, err, ErrNothingToUndo, "undo twice")
+}
+
+// deleteP2 makes an undoable change (delete p2) and returns its token.
+func deleteP2(t *testing.T, e *Editor) string {
+	t.Helper()
+	out, err := e.DeleteRegions(context.Background(), issueID, 1, []string{"p2"}, 0)
+	if err != nil || out.UndoToken == "" {
+		t.Fatalf("delete p2 = %+v, %v", out, err)
 	}
+	return out.UndoToken
 }
 
 func TestUndoAfterAnotherChangeIsRefused(t *testing.T) {
 	t.Run("a later change with its own undo point", func(t *testing.T) {
 		e, _, _ := fixture(t)
 		ctx := context.Background()
-		first, _ := e.DeleteRegions(ctx, issueID, 1, []string{"p2"}, 0)
+		first := deleteP2(t, e)
 		if _, err := e.DeleteRegions(ctx, issueID, 1, []string{"p3"}, 0); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.Undo(ctx, issueID, first.UndoToken); kind(err) != fault.Conflict {
-			t.Fatalf("undo of an earlier change = %v, want 409", err)
-		}
+		before := records(t, e)
+		_, err := e.Undo(ctx, issueID, first)
+		refused(t, e, before, err, ErrConflict, "undo of an earlier change")
 	})
 	t.Run("a later change without one clears the Undo button", func(t *testing.T) {
 		e, _, _ := fixture(t)
 		ctx := context.Background()
-		first, _ := e.DeleteRegions(ctx, issueID, 1, []string{"p2"}, 0)
+		first := deleteP2(t, e)
 		text := "Edited."
 		_, out, err := e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{Text: &text}, 0)
 		if err != nil || !out.UndoCleared || out.UndoToken != "" {
 			t.Fatalf("text edit = %+v, %v; want the undo point cleared", out, err)
 		}
-		_, err = e.Undo(ctx, issueID, first.UndoToken)
-		if kind(err) != fault.Conflict {
-			t.Fatalf("undo after a text edit = %v, want 409", err)
-		}
+		before := records(t, e)
+		_, err = e.Undo(ctx, issueID, first)
+		refused(t, e, before, err, ErrNothingToUndo, "undo after a text edit")
 	})
 	t.Run("a token for another issue or forged", func(t *testing.T) {
 		e, _, _ := fixture(t)
 		ctx := context.Background()
-		if _, err := e.Undo(ctx, issueID, "bm90LWEtdG9rZW4"); kind(err) != fault.Invalid {
-			t.Fatalf("forged token = %v, want 422", err)
-		}
+		deleteP2(t, e)
+		before := records(t, e)
+		_, err := e.Undo(ctx, issueID, "bm90LWEtdG9rZW4")
+		refused(t, e, before, err, ErrBadToken, "undo with a forged token")
 	})
+}
+
+// otherWriter changes records of the test issue straight in the table, as
+// another process (or a writer outside the review service) would: each
+// record's JSON is decoded, changed by its function and written back one
+// version on, all in one transaction. The undo point is left as it is.
+func otherWriter(t *testing.T, e *Editor, changes map[string]func(doc map[string]any)) {
+	t.Helper()
+	ctx := context.Background()
+	var writes []store.Write
+	for sk, change := range changes {
+		it, err := e.table.Get(ctx, issues.PK(issueID), sk)
+		if err != nil {
+			t.Fatalf("%s: %v", sk, err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(it.Data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		change(doc)
+		data, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writes = append(writes, store.Write{Op: store.OpPut, Item: store.Item{PK: it.PK, SK: it.SK, Version: it.Version + 1, Data: data}, Cond: store.IfVersion(it.Version)})
+	}
+	if err := e.table.Transact(ctx, writes); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func bumpRevision(doc map[string]any) { doc["revision"] = doc["revision"].(float64) + 1 }
+
+// TestUndoAfterAnotherWriterIsRefused: the undo point still matches the
+// token, but something outside it changed since. Undo must answer a
+// conflict and leave every record as it found it.
+func TestUndoAfterAnotherWriterIsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		changes func(art string) map[string]func(map[string]any)
+	}{
+		{"an article outside the undo point renamed, with a new revision", func(art string) map[string]func(map[string]any) {
+			return map[string]func(map[string]any){
+				issues.ArticleSK(art): func(doc map[string]any) { doc["title"] = "Renamed elsewhere" },
+				issues.MetaSK:         bumpRevision,
+			}
+		}},
+		{"the issue changed and its revision bumped", func(string) map[string]func(map[string]any) {
+			return map[string]func(map[string]any){
+				issues.MetaSK: func(doc map[string]any) { doc["title"] = "Retitled elsewhere"; bumpRevision(doc) },
+			}
+		}},
+		{"the page rewritten without a new revision", func(string) map[string]func(map[string]any) {
+			return map[string]func(map[string]any){
+				issues.PageSK(1): func(doc map[string]any) { doc["hand_ordered"] = true },
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, _, _ := fixture(t)
+			ctx := context.Background()
+			art, _, err := e.CreateArticle(ctx, issueID, "Elsewhere", []magazine.RegionRef{ref("p3")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok := deleteP2(t, e)
+			otherWriter(t, e, tc.changes(art.ID))
+			before := records(t, e)
+			_, err = e.Undo(ctx, issueID, tok)
+			refused(t, e, before, err, ErrConflict, "undo after another writer")
+		})
+	}
 }
 
 func TestBulkRetypeWithOneUndo(t *testing.T) {
@@ -166,11 +308,18 @@ func TestBulkRetypeWithOneUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, _ := repo.Page(ctx, issueID, 1)
+	p, _ := storedPage(t, repo)
+	retyped := 0
 	for _, r := range p.Regions {
-		if (r.ID == "p1" || r.ID == "p2" || r.ID == "p3") && r.Kind != magazine.KindSidebar {
-			t.Errorf("%s is %s", r.ID, r.Kind)
+		if r.ID == "p1" || r.ID == "p2" || r.ID == "p3" {
+			retyped++
+			if r.Kind != magazine.KindSidebar {
+				t.Errorf("%s is %s", r.ID, r.Kind)
+			}
 		}
+	}
+	if retyped != 3 {
+		t.Fatalf("found %d of the 3 re-typed regions", retyped)
 	}
 	if _, err := e.Undo(ctx, issueID, out.UndoToken); err != nil {
 		t.Fatal(err)
@@ -183,7 +332,10 @@ func TestBulkRetypeWithOneUndo(t *testing.T) {
 func TestSplitAndMergeKeepArticleMembership(t *testing.T) {
 	e, repo, _ := fixture(t)
 	ctx := context.Background()
-	art, _, _ := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("h1"), ref("p1"), ref("p2")})
+	art, _, err := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("h1"), ref("p1"), ref("p2")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	parts, _, err := e.Split(ctx, issueID, 1, "p1", len("First paragraph."), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -191,21 +343,21 @@ func TestSplitAndMergeKeepArticleMembership(t *testing.T) {
 	if parts[0].Text != "First paragraph." || parts[1].Text != "Second sentence here." || parts[1].OriginalText != "First paragraph. Second sentence here." {
 		t.Fatalf("split parts = %+v", parts)
 	}
-	arts, _ := e.Articles(ctx, issueID)
+	arts := articles(t, e)
 	want := []magazine.RegionRef{ref("h1"), ref("p1"), ref(parts[1].ID), ref("p2")}
-	if fmt.Sprint(arts[0].Regions) != fmt.Sprint(want) {
+	if len(arts) != 1 || fmt.Sprint(arts[0].Regions) != fmt.Sprint(want) {
 		t.Fatalf("after split the article is %v, want %v", arts[0].Regions, want)
 	}
 	merged, removed, _, err := e.MergeNext(ctx, issueID, 1, "p1", 0)
 	if err != nil || removed != parts[1].ID || merged.Text != "First paragraph. Second sentence here." {
 		t.Fatalf("merge = %+v, %q, %v", merged, removed, err)
 	}
-	arts, _ = e.Articles(ctx, issueID)
-	if fmt.Sprint(arts[0].Regions) != fmt.Sprint([]magazine.RegionRef{ref("h1"), ref("p1"), ref("p2")}) || arts[0].ID != art.ID {
-		t.Fatalf("after merge the article is %v", arts[0].Regions)
+	arts = articles(t, e)
+	if len(arts) != 1 || fmt.Sprint(arts[0].Regions) != fmt.Sprint([]magazine.RegionRef{ref("h1"), ref("p1"), ref("p2")}) || arts[0].ID != art.ID {
+		t.Fatalf("after merge the articles are %+v", arts)
 	}
-	p, _, _ := repo.Page(ctx, issueID, 1)
-	if r, _ := region(p, "p1"); r.OriginalText == "" {
+	p, _ := storedPage(t, repo)
+	if r, ok := region(p, "p1"); !ok || r.OriginalText == "" {
 		t.Error("merge lost original_text")
 	}
 }
@@ -213,20 +365,20 @@ func TestSplitAndMergeKeepArticleMembership(t *testing.T) {
 func TestTextToImageFoldsTextInside(t *testing.T) {
 	e, repo, pics := fixture(t)
 	ctx := context.Background()
-	_, _, _ = e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("p3")})
+	if _, _, err := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("p3")}); err != nil {
+		t.Fatal(err)
+	}
 	kind := magazine.KindFigure
 	r, out, err := e.UpdateRegion(ctx, issueID, 1, "p3", RegionPatch{Kind: &kind}, 0)
 	if err != nil || out.UndoToken == "" || r.CropKey == "" || pics.crops.Load() != 1 {
 		t.Fatalf("text→image = %+v %+v %v (crops %d)", r, out, err, pics.crops.Load())
 	}
-	p, _, _ := repo.Page(ctx, issueID, 1)
-	label, _ := region(p, "t1")
-	if label.Kind != magazine.KindTextInFigure {
-		t.Errorf("the label inside the picture is %s, want text-in-image", label.Kind)
+	p, _ := storedPage(t, repo)
+	if label, ok := region(p, "t1"); !ok || label.Kind != magazine.KindTextInFigure {
+		t.Errorf("the label inside the picture is %+v, want text-in-image", label)
 	}
-	arts, _ := e.Articles(ctx, issueID)
-	if len(arts[0].Regions) != 1 || arts[0].Regions[0].Region != "p3" {
-		t.Errorf("membership changed: %v", arts[0].Regions)
+	if arts := articles(t, e); len(arts) != 1 || len(arts[0].Regions) != 1 || arts[0].Regions[0].Region != "p3" {
+		t.Errorf("membership changed: %+v", arts)
 	}
 	back := magazine.KindParagraph
 	if r, _, err = e.UpdateRegion(ctx, issueID, 1, "p3", RegionPatch{Kind: &back}, 0); err != nil || r.CropKey != "" {
@@ -243,34 +395,39 @@ func TestMoveRereadKeepsOldTextWhenNothingReadable(t *testing.T) {
 		t.Fatalf("reread of an empty area = %+v, %v", r, err)
 	}
 	pics.read = "First paragraph, read again."
-	r, _, _ = e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{BBox: &box, Reread: true}, 0)
-	if r.Text != "First paragraph, read again." || r.OriginalText != "First paragraph. Second sentence here." {
-		t.Fatalf("reread = %+v", r)
+	r, _, err = e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{BBox: &box, Reread: true}, 0)
+	if err != nil || r.Text != "First paragraph, read again." || r.OriginalText != "First paragraph. Second sentence here." {
+		t.Fatalf("reread = %+v, %v", r, err)
 	}
 	bad := magazine.BBox{600, 700, 100, 200}
-	if _, _, err := e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{BBox: &bad}, 0); kind(err) != fault.Invalid {
-		t.Errorf("a box off the page = %v, want 422", err)
-	}
+	before := records(t, e)
+	_, _, err = e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{BBox: &bad}, 0)
+	refused(t, e, before, err, magazine.ErrBadEdit, "a box off the page")
 }
 
 func TestApprove(t *testing.T) {
 	e, _, _ := fixture(t)
 	ctx := context.Background()
-	art, _, _ := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("h1"), ref("p1")})
+	art, _, err := e.CreateArticle(ctx, issueID, "Story", []magazine.RegionRef{ref("h1"), ref("p1")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := e.UpdateArticle(ctx, issueID, art.ID, ArticlePatch{Images: []magazine.RegionRef{ref("i1")}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.DeleteRegions(ctx, issueID, 1, []string{"p2"}, 0); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p2")}, []magazine.RegionRef{ref("i1")})
-	if kind(err) != fault.Invalid || !errorsContain(err, "p2") {
-		t.Fatalf("approve with a vanished id = %v, want 422 naming p2", err)
+	before := records(t, e)
+	_, _, err = e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p2")}, []magazine.RegionRef{ref("i1")})
+	refused(t, e, before, err, ErrInvalid, "approve with a vanished id")
+	if !errorsContain(err, "p2") {
+		t.Errorf("approve with a vanished id = %v, want it named (p2)", err)
 	}
 	_, _, err = e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p1")}, []magazine.RegionRef{})
-	if kind(err) != fault.Conflict {
-		t.Fatalf("approve with a stale image list = %v, want 409", err)
-	}
+	refused(t, e, before, err, ErrConflict, "approve with a stale image list")
+	_, _, err = e.Approve(ctx, issueID, "nosucharticle", []magazine.RegionRef{ref("h1")}, nil)
+	refused(t, e, before, err, ErrNotFound, "approve of an unknown article")
 	a, _, err := e.Approve(ctx, issueID, art.ID, []magazine.RegionRef{ref("h1"), ref("p1")}, []magazine.RegionRef{ref("i1")})
 	if err != nil || !a.Approved || len(a.Images) != 1 {
 		t.Fatalf("approve = %+v, %v", a, err)
@@ -291,34 +448,101 @@ func TestHandOrderedPageUntouchedByFixOrder(t *testing.T) {
 		t.Fatalf("set order = %v hand=%v, %v", p.Order, p.HandOrdered, err)
 	}
 	kind := magazine.KindSubhead
-	e.UpdateRegion(ctx, issueID, 1, "p2", RegionPatch{Kind: &kind}, 0)
-	e.AddRegion(ctx, issueID, 1, magazine.BBox{72, 700, 100, 20}, magazine.KindParagraph, 0)
+	if _, _, err := e.UpdateRegion(ctx, issueID, 1, "p2", RegionPatch{Kind: &kind}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.AddRegion(ctx, issueID, 1, magazine.BBox{72, 700, 100, 20}, magazine.KindParagraph, 0); err != nil {
+		t.Fatal(err)
+	}
 	_, skipped, _, err := e.FixOrder(ctx, issueID, []int{1})
 	if err != nil || fmt.Sprint(skipped) != "[1]" {
 		t.Fatalf("fix order skipped %v, %v", skipped, err)
 	}
-	got, _, _ := repo.Page(ctx, issueID, 1)
-	if got.Order[0] != "p3" || got.Order[1] != "h1" || !got.HandOrdered {
+	got, _ := storedPage(t, repo)
+	if len(got.Order) != 7 || got.Order[0] != "p3" || got.Order[1] != "h1" || !got.HandOrdered {
 		t.Fatalf("hand order changed: %v", got.Order)
 	}
-	auto, _, _ := e.AutoOrder(ctx, issueID, 1, 0)
-	if auto.HandOrdered || auto.Order[0] != "h1" {
-		t.Fatalf("automatic order = %v hand=%v", auto.Order, auto.HandOrdered)
+	auto, _, err := e.AutoOrder(ctx, issueID, 1, 0)
+	if err != nil || auto.HandOrdered || auto.Order[0] != "h1" {
+		t.Fatalf("automatic order = %v hand=%v, %v", auto.Order, auto.HandOrdered, err)
 	}
+}
+
+// regionsJSON is the page's regions and reading order as JSON.
+func regionsJSON(t *testing.T, p magazine.Page) string {
+	t.Helper()
+	b, err := json.Marshal(struct {
+		Regions []magazine.Region
+		Order   []string
+	}{p.Regions, p.Order})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func TestCleanupWithBackup(t *testing.T) {
 	e, repo, _ := fixture(t)
 	ctx := context.Background()
-	before := pageJSON(t, repo)
-	if _, _, err := e.Cleanup(ctx, issueID, 1); err != nil {
+	// Give cleanup something to do: a stray mark, a repeated paragraph and a
+	// byline that runs on into the story.
+	p, _ := storedPage(t, repo)
+	p.Regions = append(p.Regions,
+		magazine.Region{ID: "n1", Kind: magazine.KindParagraph, BBox: magazine.BBox{500, 700, 6, 6}, Text: "•", OriginalText: "•"},
+		magazine.Region{ID: "d1", Kind: magazine.KindParagraph, BBox: magazine.BBox{320, 420, 100, 20}, Text: "Third paragraph.", OriginalText: "Third paragraph."},
+		magazine.Region{ID: "b1", Kind: magazine.KindByline, BBox: magazine.BBox{72, 620, 220, 40}, Text: "By Jane Doe The council voted to rebuild the harbour", OriginalText: "By Jane Doe The council voted to rebuild the harbour"},
+	)
+	if err := repo.PutPage(ctx, magazine.ApplyOrder(p)); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := e.RestoreBackup(ctx, issueID, 1); err != nil {
-		t.Fatal(err)
+	stored, _ := storedPage(t, repo)
+	before, beforeRegions := pageJSON(t, repo), regionsJSON(t, stored)
+
+	// No backup yet: restore is refused and writes nothing.
+	untouched := records(t, e)
+	_, _, err := e.RestoreBackup(ctx, issueID, 1)
+	refused(t, e, untouched, err, ErrNotFound, "restore before any cleanup")
+
+	changes, out, err := e.Cleanup(ctx, issueID, 1)
+	if err != nil || out.UndoToken == "" {
+		t.Fatalf("cleanup = %+v, %v", out, err)
+	}
+	got := map[string]string{}
+	for _, c := range changes {
+		got[c.RegionID] = c.Rule
+	}
+	want := map[string]string{"n1": magazine.RuleNoise, "d1": magazine.RuleDuplicate, "b1": magazine.RuleBylineSplit}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("cleanup changes %v, want %v", got, want)
+	}
+	cleaned, _ := storedPage(t, repo)
+	kinds := map[string]magazine.Kind{}
+	for _, r := range cleaned.Regions {
+		kinds[r.ID] = r.Kind
+	}
+	if kinds["n1"] != magazine.KindNoise || kinds["d1"] != magazine.KindDuplicate || kinds["p2"] != magazine.KindParagraph || kinds["b1-s"] != magazine.KindParagraph {
+		t.Fatalf("stored page after cleanup has kinds %v", kinds)
+	}
+	if b, _ := region(cleaned, "b1"); b.Text != "By Jane Doe" {
+		t.Fatalf("byline after cleanup = %q", b.Text)
+	}
+	if regionsJSON(t, cleaned) == beforeRegions {
+		t.Fatal("cleanup stored the page unchanged")
+	}
+
+	restored, out, err := e.RestoreBackup(ctx, issueID, 1)
+	if err != nil || out.UndoToken == "" {
+		t.Fatalf("restore = %+v, %v", out, err)
+	}
+	after, _ := storedPage(t, repo)
+	if got := regionsJSON(t, after); got != beforeRegions {
+		t.Fatalf("restore did not bring back the regions before cleanup:\nbefore %s\nafter  %s", beforeRegions, got)
+	}
+	if got := regionsJSON(t, restored); got != beforeRegions {
+		t.Errorf("restore answered regions %s, want %s", got, beforeRegions)
 	}
 	if pageJSON(t, repo) != before {
-		t.Fatal("restore did not bring back the layout before cleanup")
+		t.Fatal("restore did not bring back the page before cleanup")
 	}
 }
 
@@ -340,19 +564,21 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	p, _, _ := repo.Page(ctx, issueID, 1)
-	is, _, _ := repo.Get(ctx, issueID)
+	p, v := storedPage(t, repo)
+	is, _, err := repo.Get(ctx, issueID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if failed.Load() != 0 || len(p.Regions) != 6+100 || is.Revision != 100 {
 		t.Fatalf("after 100 concurrent edits: %d failed, %d regions (want 106), revision %d (want 100)", failed.Load(), len(p.Regions), is.Revision)
 	}
 	t.Logf("100 concurrent edits: %d regions, revision %d, 0 lost", len(p.Regions), is.Revision)
 
 	// With If-Match, a stale version answers 409 and changes nothing.
-	_, v, _ := repo.Page(ctx, issueID, 1)
 	text := "x"
-	if _, _, err := e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{Text: &text}, v-1); kind(err) != fault.Conflict {
-		t.Fatalf("stale If-Match = %v, want 409", err)
-	}
+	before := records(t, e)
+	_, _, err = e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{Text: &text}, v-1)
+	refused(t, e, before, err, ErrConflict, "an edit with a stale If-Match")
 	if _, _, err := e.UpdateRegion(ctx, issueID, 1, "p1", RegionPatch{Text: &text}, v); err != nil {
 		t.Fatalf("current If-Match = %v", err)
 	}

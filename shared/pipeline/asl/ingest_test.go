@@ -18,8 +18,8 @@ import (
 type ingestStubs struct {
 	pages          int
 	prepareErr     error
-	running, peak  atomic.Int32
-	recognizeCalls [8]atomic.Int32 // by page number
+	probe          *concurrencyProbe // pages in flight
+	recognizeCalls [8]atomic.Int32   // by page number
 
 	mu        sync.Mutex
 	finalized json.RawMessage
@@ -83,16 +83,12 @@ func (s *ingestStubs) handlers() map[string]Handler {
 	}
 }
 
-// pageStep wraps a per-page stub with a count of page handlers in flight:
-// every page runs its steps one after another, so the peak is the number of
-// pages processed at once.
+// pageStep wraps a per-page stub with the concurrency probe: every page runs
+// its steps one after another, so the handlers in flight are the pages
+// processed at once.
 func (s *ingestStubs) pageStep(name string, fn func(pageInput) (any, error)) Handler {
-	return func(_ context.Context, in json.RawMessage) (json.RawMessage, error) {
-		n := s.running.Add(1)
-		defer s.running.Add(-1)
-		for p := s.peak.Load(); n > p && !s.peak.CompareAndSwap(p, n); p = s.peak.Load() {
-		}
-		time.Sleep(2 * time.Millisecond) // let pages overlap
+	return func(ctx context.Context, in json.RawMessage) (json.RawMessage, error) {
+		defer s.probe.enter(ctx)()
 		var p pageInput
 		if err := json.Unmarshal(in, &p); err != nil {
 			return nil, err
@@ -134,7 +130,7 @@ func loadIngest(t *testing.T) *Definition {
 
 func TestIngestDefinitionFinishesTheIssueDespiteAFailingPage(t *testing.T) {
 	def := loadIngest(t)
-	stubs := &ingestStubs{pages: 5, calls: map[string][]int{}}
+	stubs := &ingestStubs{pages: 5, calls: map[string][]int{}, probe: newConcurrencyProbe(2)}
 	rec := &sleeps{}
 	out, err := Run(t.Context(), def, json.RawMessage(`{"bucket":"uploads","key":"in/mag.pdf","max_concurrency":2}`), Options{
 		Handlers: stubs.handlers(),
@@ -193,10 +189,7 @@ func TestIngestDefinitionFinishesTheIssueDespiteAFailingPage(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("peak pages in flight: %d", stubs.peak.Load())
-	if p := stubs.peak.Load(); p > 2 {
-		t.Errorf("%d pages in flight, max_concurrency is 2", p)
-	}
+	stubs.probe.check(t) // max_concurrency is 2
 	if stubs.failed != nil {
 		t.Errorf("FailIssue ran on a successful ingest: %s", stubs.failed)
 	}
@@ -204,18 +197,19 @@ func TestIngestDefinitionFinishesTheIssueDespiteAFailingPage(t *testing.T) {
 
 func TestIngestDefinitionDefaultsConcurrencyToFour(t *testing.T) {
 	def := loadIngest(t)
-	stubs := &ingestStubs{pages: 7, calls: map[string][]int{}}
+	stubs := &ingestStubs{pages: 7, calls: map[string][]int{}, probe: newConcurrencyProbe(4)}
 	if _, err := Run(t.Context(), def, json.RawMessage(`{"key":"in/mag.pdf"}`), Options{Handlers: stubs.handlers(), Sleep: (&sleeps{}).sleep}); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if p := stubs.peak.Load(); p > 4 {
-		t.Errorf("%d pages in flight, default is 4", p)
+	stubs.probe.check(t) // the default is 4
+	if got := len(stubs.calls["Order"]); got != 6 {
+		t.Errorf("Order ran for %d pages, want 6 (all but page 4, whose RefineFigures fails)", got)
 	}
 }
 
 func TestIngestDefinitionRecordsARejectedUploadAndFails(t *testing.T) {
 	def := loadIngest(t)
-	stubs := &ingestStubs{pages: 5, calls: map[string][]int{}, prepareErr: InvalidInputError{Msg: "encrypted PDF"}}
+	stubs := &ingestStubs{pages: 5, calls: map[string][]int{}, prepareErr: InvalidInputError{Msg: "encrypted PDF"}, probe: newConcurrencyProbe(1)}
 	_, err := Run(t.Context(), def, json.RawMessage(`{"key":"in/locked.pdf"}`), Options{Handlers: stubs.handlers(), Sleep: (&sleeps{}).sleep})
 	var e *Error
 	if !errors.As(err, &e) || e.Name != "InvalidInputError" || e.Cause != "invalid input: encrypted PDF" {

@@ -79,6 +79,56 @@ func (s *sleeps) seconds() []float64 {
 	return out
 }
 
+// concurrencyProbe counts the handlers in flight and holds each one at a
+// barrier until want of them have been in flight together, so a Map that runs
+// fewer at once than its limit fails instead of passing by luck. A barrier
+// that is not reached within probeTimeout opens for good and is reported by
+// check, so a broken limit fails the test rather than hanging it.
+type concurrencyProbe struct {
+	want          int32
+	running, peak atomic.Int32
+	open          chan struct{}
+	once          sync.Once
+	timedOut      atomic.Bool
+}
+
+const probeTimeout = 10 * time.Second
+
+func newConcurrencyProbe(want int) *concurrencyProbe {
+	return &concurrencyProbe{want: int32(want), open: make(chan struct{})}
+}
+
+// enter marks one handler in flight and waits at the barrier; the caller
+// defers the returned leave.
+func (p *concurrencyProbe) enter(ctx context.Context) (leave func()) {
+	n := p.running.Add(1)
+	for cur := p.peak.Load(); n > cur && !p.peak.CompareAndSwap(cur, n); cur = p.peak.Load() {
+	}
+	if n >= p.want {
+		p.once.Do(func() { close(p.open) })
+	}
+	select {
+	case <-p.open:
+	case <-ctx.Done():
+	case <-time.After(probeTimeout):
+		p.timedOut.Store(true)
+		p.once.Do(func() { close(p.open) })
+	}
+	time.Sleep(2 * time.Millisecond) // give a sibling over the limit time to show up
+	return func() { p.running.Add(-1) }
+}
+
+// check asserts that exactly want handlers were in flight at the peak.
+func (p *concurrencyProbe) check(t *testing.T) {
+	t.Helper()
+	if p.timedOut.Load() {
+		t.Errorf("barrier: never %d handlers in flight together within %s (peak %d)", p.want, probeTimeout, p.peak.Load())
+	}
+	if got := p.peak.Load(); got != p.want {
+		t.Errorf("peak concurrency %d, want exactly %d", got, p.want)
+	}
+}
+
 func TestStatesProduceOutput(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -262,17 +312,9 @@ func TestMapBoundsConcurrencyAndKeepsOrder(t *testing.T) {
 				"ItemSelector":{"value.$":"$$.Map.Item.Value","index.$":"$$.Map.Item.Index","tag.$":"$.tag"},
 				"ItemProcessor":{"ProcessorConfig":{"Mode":"INLINE"},"StartAt":"T","States":{"T":{"Type":"Task","Resource":"${Fn}","End":true}}},
 				"ResultPath":"$.out","OutputPath":"$.out","End":true}}}`)
-			var running, peak atomic.Int32
+			probe := newConcurrencyProbe(int(tc.want))
 			handler := func(ctx context.Context, in json.RawMessage) (json.RawMessage, error) {
-				n := running.Add(1)
-				defer running.Add(-1)
-				for {
-					p := peak.Load()
-					if n <= p || peak.CompareAndSwap(p, n) {
-						break
-					}
-				}
-				time.Sleep(3 * time.Millisecond) // long enough for siblings to overlap
+				defer probe.enter(ctx)()
 				var item struct {
 					Value int
 					Index int
@@ -284,7 +326,9 @@ func TestMapBoundsConcurrencyAndKeepsOrder(t *testing.T) {
 				return json.Marshal(fmt.Sprintf("%s%d@%d", item.Tag, item.Value, item.Index))
 			}
 			var input map[string]any
-			_ = json.Unmarshal([]byte(tc.input), &input)
+			if err := json.Unmarshal([]byte(tc.input), &input); err != nil {
+				t.Fatal(err)
+			}
 			items := []int{}
 			var want []string
 			for i := range 12 {
@@ -292,7 +336,10 @@ func TestMapBoundsConcurrencyAndKeepsOrder(t *testing.T) {
 				want = append(want, fmt.Sprintf("p%d@%d", 100+i, i))
 			}
 			input["items"], input["tag"] = items, "p"
-			in, _ := json.Marshal(input)
+			in, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
 
 			out, err := Run(t.Context(), def, in, Options{Handlers: map[string]Handler{"Fn": handler}})
 			if err != nil {
@@ -305,9 +352,7 @@ func TestMapBoundsConcurrencyAndKeepsOrder(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("results %v, want %v", got, want)
 			}
-			if p := peak.Load(); p > tc.want || p < 1 {
-				t.Errorf("peak concurrency %d, limit %d", p, tc.want)
-			}
+			probe.check(t)
 		})
 	}
 }
