@@ -241,7 +241,9 @@ func TestGenerateRefusesUnusableAnswers(t *testing.T) {
 				e.files[path] = data
 			}
 			e.generations = func(_ int, w http.ResponseWriter, _ map[string]any) { tc.reply(e.URL, w) }
-			_, err := e.client(time.Second, 0).Generate(context.Background(), GenerateRequest{Prompt: "p"})
+			// The timeout is generous: reading 32 MiB under -race on a busy
+			// machine took over a second, and this test is about the answer.
+			_, err := e.client(20*time.Second, 0).Generate(context.Background(), GenerateRequest{Prompt: "p"})
 			var ee *EngineError
 			if !errors.As(err, &ee) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an EngineError saying %q", err, tc.want)
