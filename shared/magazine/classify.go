@@ -52,7 +52,7 @@ const (
 )
 
 var (
-	pageNumberRe = regexp.MustCompile(`(?i)^(?:(?:page|p\.|pg\.?)\s*)?\d{1,4}$|^\d{1,4}\s*[|·•—–-]\s*\S.{0,60}$|^.{0,60}\S\s*[|·•—–-]\s*\d{1,4}$`)
+	pageNumberRe = regexp.MustCompile(`(?i)^(?:(?:page|p\.|pg\.?)\s*)?\d{1,4}(?:\s+of\s+\d{1,4})?$|^(?:page|p\.|pg\.?)\s*\d{1,4}\s*/\s*\d{1,4}$|^\d{1,4}\s*[|·•—–-]\s*\S.{0,60}$|^.{0,60}\S\s*[|·•—–-]\s*\d{1,4}$`)
 	captionRe    = regexp.MustCompile(`(?i)^(?:fig\.|fig|figure|table|chart|exhibit|plate|illustration)\s*\d+[a-z]?\b`)
 	sourceRe     = regexp.MustCompile(`(?i)^(?:(?:sources?|photos?|photographs?|photography|pictures?|images?|credits?|illustrations?|graphics?|photo credit|image credit)\s*(?::|by\b)|courtesy\b|©|\(c\)\s)`)
 	photoByRe    = regexp.MustCompile(`(?i)^(?:photos?|photographs?|photography|illustrations?)\s+by\b`)
@@ -75,10 +75,12 @@ func Classify(pages [][]TextBlock) [][]Region {
 
 // ClassifyPages labels text-layer blocks. Rules, first match wins:
 //
-//  1. page-number: only digits ("12", "Page 12", "12 | Magazine") in the top
-//     or bottom EdgeBand of the page;
+//  1. page-number: only digits ("12", "Page 12", "Page 3 of 9", "12 |
+//     Magazine") in the top or bottom EdgeBand of the page;
 //  2. furniture: the same text with digits masked, at about the same place
-//     (FurnitureTolerance), on at least half the pages and at least two;
+//     (FurnitureTolerance), on at least half the pages and at least two; or
+//     by the page's own evidence (position, size, pattern; weak repetition
+//     counts as a pattern), see pageFurniture;
 //  3. source: "Source:", "Photo:", "Credit:", "Photos by", "Courtesy", "©";
 //  4. caption: "Figure 3", "Fig. 2", "Table 1" …;
 //  5. byline: "By Jane Doe", "Words by …", "— Jane Doe" (see splitByline), short
@@ -88,14 +90,17 @@ func Classify(pages [][]TextBlock) [][]Region {
 //     subhead: the same size range but not below a headline and short, or bold
 //     at body size on one short line without a closing full stop;
 //  8. caption: small text (≤ CaptionRatio × body) directly above or below a picture;
-//  9. paragraph.
+//  9. paragraph; a paragraph that is a note at the page foot becomes a
+//     footnote (see footnotes).
+//
+// A line that is only a web address is never a subhead.
 //
 // Body size: the most common font size (rounded to 0.5 pt) weighted by text
 // length — per page when the page has PageBodyMinRunes of text, else over the
 // document. Every region gets OriginalText = Text.
 func ClassifyPages(pages []TextPage) [][]Region {
 	docBody := bodySize(allBlocks(pages))
-	furniture := furnitureBlocks(pages)
+	repeats, need := furnitureBlocks(pages)
 	out := make([][]Region, len(pages))
 	for pi, p := range pages {
 		body := docBody
@@ -111,14 +116,23 @@ func ClassifyPages(pages []TextPage) [][]Region {
 			}
 		}
 		for bi, b := range p.Blocks {
-			regions[bi].Kind = classifyBlock(p, bi, b, regions, body, furniture[pi][bi])
+			regions[bi].Kind = classifyBlock(p, bi, b, regions, body, repeats[pi][bi], need)
+		}
+		// A page dense with notes can make their size the page's body size;
+		// notes are small against the document's body too.
+		for bi, note := range footnotes(p, regions, math.Max(body, docBody)) {
+			if note && regions[bi].Kind == KindParagraph {
+				regions[bi].Kind = KindFootnote
+			}
 		}
 		out[pi] = regions
 	}
 	return out
 }
 
-func classifyBlock(p TextPage, bi int, b TextBlock, regions []Region, body float64, furniture bool) Kind {
+// classifyBlock types one block; repeats is on how many pages of the window
+// its text stands at about the same place, need how many make furniture.
+func classifyBlock(p TextPage, bi int, b TextBlock, regions []Region, body float64, repeats, need int) Kind {
 	text := regions[bi].Text
 	n := utf8.RuneCountInString(text)
 	ratio := 1.0
@@ -128,7 +142,7 @@ func classifyBlock(p TextPage, bi int, b TextBlock, regions []Region, body float
 	switch {
 	case pageNumberRe.MatchString(text) && nearEdge(p, b.BBox):
 		return KindPageNumber
-	case furniture:
+	case repeats >= need, pageFurniture(p, b, text, body, ratio, repeats >= 2):
 		return KindFurniture
 	case sourceRe.MatchString(text) || photoByRe.MatchString(text):
 		return KindSource
@@ -140,10 +154,10 @@ func classifyBlock(p TextPage, bi int, b TextBlock, regions []Region, body float
 		return KindHeadline
 	case ratio >= DeckRatio && n <= DeckMaxRunes && belowHeadline(regions, bi, body):
 		return KindDeck
-	case ratio >= DeckRatio && n <= ShortLineRunes:
+	case ratio >= DeckRatio && n <= ShortLineRunes && !isURLOnly(text):
 		return KindSubhead
 	case (b.Bold || b.Italic) && ratio < DeckRatio && ratio > CaptionRatio && n <= ShortLineRunes && b.LineCount <= 1 &&
-		!strings.HasSuffix(text, ".") && strings.IndexFunc(text, unicode.IsLetter) >= 0:
+		!strings.HasSuffix(text, ".") && strings.IndexFunc(text, unicode.IsLetter) >= 0 && !isURLOnly(text):
 		return KindSubhead
 	case ratio <= CaptionRatio && nextToPicture(p.Pictures, b.BBox, body):
 		return KindCaption
@@ -202,10 +216,11 @@ func nearEdge(p TextPage, b BBox) bool {
 	return b[1] <= band || b[1]+b[3] >= p.Height-band
 }
 
-// furnitureBlocks marks blocks whose digit-masked text repeats at about the
-// same position on at least half the pages (and at least two).
-func furnitureBlocks(pages []TextPage) [][]bool {
-	out := make([][]bool, len(pages))
+// furnitureBlocks counts, for each block, on how many pages its digit-masked
+// text stands at about the same position; need is how many make furniture
+// on repetition alone: at least half the pages, and at least two.
+func furnitureBlocks(pages []TextPage) (repeats [][]int, need int) {
+	out := make([][]int, len(pages))
 	type occ struct {
 		page int
 		cx   float64 // centre as a share of the page size
@@ -213,7 +228,7 @@ func furnitureBlocks(pages []TextPage) [][]bool {
 	}
 	byText := map[string][]occ{}
 	for pi, p := range pages {
-		out[pi] = make([]bool, len(p.Blocks))
+		out[pi] = make([]int, len(p.Blocks))
 		if p.Width <= 0 || p.Height <= 0 {
 			continue
 		}
@@ -225,7 +240,7 @@ func furnitureBlocks(pages []TextPage) [][]bool {
 			byText[key] = append(byText[key], occ{pi, (b.BBox[0] + b.BBox[2]/2) / p.Width, (b.BBox[1] + b.BBox[3]/2) / p.Height})
 		}
 	}
-	need := max(2, (len(pages)+1)/2)
+	need = max(2, (len(pages)+1)/2)
 	for pi, p := range pages {
 		if p.Width <= 0 || p.Height <= 0 {
 			continue
@@ -245,10 +260,10 @@ func furnitureBlocks(pages []TextPage) [][]bool {
 					onPages[o.page] = true
 				}
 			}
-			out[pi][bi] = len(onPages) >= need
+			out[pi][bi] = len(onPages)
 		}
 	}
-	return out
+	return out, need
 }
 
 func furnitureKey(text string) string {

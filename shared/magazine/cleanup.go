@@ -1,6 +1,7 @@
 package magazine
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,12 @@ const (
 	// BackgroundPictureShare: a picture covering more of the page than this is
 	// a background (a cover photo under the headline); text on it is kept.
 	BackgroundPictureShare = 0.6
+	// SentenceMinWords / ParagraphMinWords: text inside a picture is kept as
+	// text (set on a tinted card or a photo) when it is a sentence of at
+	// least SentenceMinWords words, or runs over two or more lines with at
+	// least ParagraphMinWords words; shorter text is a label.
+	SentenceMinWords  = 4
+	ParagraphMinWords = 6
 	// NoiseMaxRunes / NoiseMaxArea: a region with at most this many letters or
 	// digits in a box smaller than this many square points is noise.
 	NoiseMaxRunes = 2
@@ -57,7 +64,9 @@ type Change struct {
 //     proportion to the text (each part at least 15%). A split is not a
 //     re-type: it is reversed with the layout backup, not Uncleanup.
 //  2. text-in-image: a text region with InsidePictureShare of its area inside
-//     a picture region (not a page background, see BackgroundPictureShare);
+//     a picture region (not a page background, see BackgroundPictureShare)
+//     that is a label, not a sentence or paragraph set on the picture (see
+//     readsAsText);
 //  3. noise: a text region with no letters or digits, or at most
 //     NoiseMaxRunes letters/digits in a box under NoiseMaxArea pt²
 //     (page numbers excepted);
@@ -123,7 +132,7 @@ func Cleanup(page Page) (Page, []Change) {
 	// 2. Text inside pictures.
 	pageArea := page.Width * page.Height
 	for i, r := range page.Regions {
-		if !eligible(r) {
+		if !eligible(r) || readsAsText(r) {
 			continue
 		}
 		for _, p := range page.Regions {
@@ -217,6 +226,24 @@ func Uncleanup(page Page, ids ...string) Page {
 	}
 	return page
 }
+
+// readsAsText: body text drawn over a card or photo rather than a label in a
+// chart or diagram: a sentence (sentence punctuation, SentenceMinWords), or
+// several lines (judged from the box and font size) of ParagraphMinWords.
+func readsAsText(r Region) bool {
+	words := 0
+	for _, w := range strings.Fields(r.Text) {
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			words++
+		}
+	}
+	if words >= SentenceMinWords && sentenceEndRe.MatchString(r.Text) {
+		return true
+	}
+	return words >= ParagraphMinWords && r.FontSize > 0 && r.BBox[3] >= 1.8*r.FontSize
+}
+
+var sentenceEndRe = regexp.MustCompile(`[\p{Ll}\d%][.!?]["'”’)]?(?:\s|$)`)
 
 func looksLikeSentence(s string) bool {
 	words := strings.Fields(s)

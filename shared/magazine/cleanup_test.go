@@ -200,3 +200,29 @@ func TestCleanupIsIdempotent(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanupKeepsTextSetOnPictures(t *testing.T) {
+	card := reg("card", KindImage, 40, 100, 300, 300)
+	withFont := func(r Region, size float64) Region { r.FontSize = size; return r }
+	tests := []struct {
+		name   string
+		region Region
+		want   Kind
+	}{
+		{"a paragraph of several lines on a tinted card stays text", withFont(textReg("p", KindParagraph, 60, 120, 260, 60, "Bridges connect towns and people across the river every day and night"), 10), KindParagraph},
+		{"a one-line sentence on a photo stays text", textReg("s", KindParagraph, 60, 300, 260, 12, "The old bridge was built in 1910."), KindParagraph},
+		{"a headline-like sentence with an exclamation stays text", textReg("h", KindSubhead, 60, 200, 200, 14, "Come and see the river!"), KindSubhead},
+		{"a short label in a diagram becomes text-in-image", withFont(textReg("l", KindParagraph, 60, 150, 60, 10, "Locking shoulder"), 8), KindTextInFigure},
+		{"a two-line label with few words becomes text-in-image", withFont(textReg("l2", KindParagraph, 60, 150, 60, 20, "Threaded nut core"), 8), KindTextInFigure},
+		{"an axis label with digits becomes text-in-image", textReg("ax", KindParagraph, 60, 380, 80, 10, "Rainfall (mm) 2020"), KindTextInFigure},
+		{"a short phrase ending in a full stop is still a label", textReg("f", KindParagraph, 60, 380, 80, 10, "Nut case."), KindTextInFigure},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := Cleanup(Page{Width: 595, Height: 842, Regions: []Region{card, tc.region}})
+			if got.Regions[1].Kind != tc.want {
+				t.Errorf("kind %q, want %q", got.Regions[1].Kind, tc.want)
+			}
+		})
+	}
+}

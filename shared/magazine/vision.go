@@ -45,7 +45,8 @@ const maxJSONStarts = 32
 //     detected: they are indistinguishable from pixels. With imgW/imgH ≤ 0 the
 //     image is taken to be the page size (pixels = points);
 //   - kind/type/label/category, with synonyms mapped (see visionKind);
-//     unknown kinds become paragraph; text/content as a string or list of lines.
+//     unknown kinds become paragraph; a subhead that is only a web address
+//     becomes paragraph; text/content as a string or list of lines.
 //
 // Boxes are converted to PDF points, clamped to the page; zero-area and
 // non-finite boxes are dropped. OriginalText = Text; ids are "r1".."rN" in
@@ -290,7 +291,12 @@ func readCand(m map[string]any) (visionCand, bool) {
 		}
 		break
 	}
-	return visionCand{box: box, form: form, kind: visionKind(kind), text: strings.TrimSpace(text)}, true
+	text = strings.TrimSpace(text)
+	k := visionKind(kind)
+	if k == KindSubhead && isURLOnly(text) {
+		k = KindParagraph // a web address on its own line is never a subhead
+	}
+	return visionCand{box: box, form: form, kind: k, text: text}, true
 }
 
 func readBox(m map[string]any) ([4]float64, boxForm, bool) {

@@ -31,6 +31,11 @@ func TestParseVisionRegions(t *testing.T) {
 			wantBoxes: []BBox{{0, 0, 612, 79.2}},
 		},
 		{
+			name:      "a subhead that is only a web address is a paragraph",
+			content:   `[{"bbox":[0,0,100,20],"kind":"subheading","text":"www.themonthly.com"},{"bbox":[0,40,100,20],"kind":"subheading","text":"What next"}]`,
+			wantKinds: []Kind{KindParagraph, KindSubhead},
+		},
+		{
 			name:      "bare array after prose without fences is read",
 			content:   `Sure [see below]: [{"bbox":[0,0,10,10],"kind":"text","text":"Hello"}] done.`,
 			wantKinds: []Kind{KindParagraph},
