@@ -97,7 +97,9 @@ func Classify(pages [][]TextBlock) [][]Region {
 //
 // Body size: the most common font size (rounded to 0.5 pt) weighted by text
 // length — per page when the page has PageBodyMinRunes of text, else over the
-// document. Every region gets OriginalText = Text.
+// document. Block text is first repaired by NormalizeText (spacing accents,
+// TeX quotes, NFC); every region gets OriginalText = Text. Last, a grid of
+// short blocks becomes one table region (see tables).
 func ClassifyPages(pages []TextPage) [][]Region {
 	docBody := bodySize(allBlocks(pages))
 	repeats, need := furnitureBlocks(pages)
@@ -109,7 +111,7 @@ func ClassifyPages(pages []TextPage) [][]Region {
 		}
 		regions := make([]Region, len(p.Blocks))
 		for bi, b := range p.Blocks {
-			text := strings.TrimSpace(b.Text)
+			text := NormalizeText(strings.TrimSpace(b.Text))
 			regions[bi] = Region{
 				ID: "r" + strconv.Itoa(bi+1), BBox: b.BBox, Text: text, OriginalText: text,
 				FontSize: b.FontSize, Bold: b.Bold,
