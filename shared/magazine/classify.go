@@ -127,7 +127,7 @@ func ClassifyPages(pages []TextPage) [][]Region {
 				regions[bi].Kind = KindFootnote
 			}
 		}
-		out[pi] = regions
+		out[pi] = tables(p.Blocks, regions, body)
 	}
 	return out
 }

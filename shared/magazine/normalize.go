@@ -38,8 +38,9 @@ var latexQuotes = strings.NewReplacer("``", "“", "‘‘", "“", "’’", "�
 //     ("oˇr"), the side the text's unambiguous accents take wins: TeX sets
 //     the accent before its letter ("caf´e"), other producers after; the
 //     letter before wins a tie;
-//   - TeX quotes ``…'' and ‘‘…’’ become “…”; '' after a digit is inches
-//     (12'') and stays;
+//   - TeX quotes become curly: two grave accents or two left single
+//     quotes open (“), two right single quotes or two apostrophes close
+//     (”), except two apostrophes after a digit, which are inches;
 //   - the result is NFC.
 //
 // A single apostrophe or quote is never changed.
@@ -54,7 +55,7 @@ func NormalizeText(s string) string {
 	return norm.NFC.String(s)
 }
 
-// closeTeXQuotes turns '' into ” except after a digit.
+// closeTeXQuotes turns ” into ” except after a digit.
 func closeTeXQuotes(s string) string {
 	var b strings.Builder
 	prev := rune(-1)

@@ -1,0 +1,344 @@
+package magazine
+
+import (
+	"cmp"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Table detection thresholds.
+const (
+	// TableMinRows: a table has at least this many rows, counting the
+	// stacked lines of a row whose number cells MuPDF set as one block each.
+	TableMinRows = 3
+	// TableMinColumns: every row after the first shares at least this many
+	// columns with the rows above it.
+	TableMinColumns = 2
+	// TableCellMaxLines: a cell is at most this many lines.
+	TableCellMaxLines = 4
+	// TableCellMaxWords: a cell without digits has at most this many words a line.
+	TableCellMaxWords = 5
+	// TableAlignEms: edges or centres within this many font sizes align.
+	TableAlignEms = 0.5
+	// TableRowGapEms: a row starts at most this many font sizes under the one above.
+	TableRowGapEms = 2.0
+	// TablePitchRatio: below the header, the widest row pitch is at most
+	// this many times the narrowest.
+	TablePitchRatio = 2.5
+	// TableInsideShare: a short block this much inside a table's box is one of its cells.
+	TableInsideShare = 0.5
+)
+
+// listMarkerRe: a bullet or list number standing alone; a column of them is
+// a list, not a table.
+var listMarkerRe = regexp.MustCompile(`^(?:[•·▪◦‣∙○●■□*–—-]|\(?[0-9]{1,3}[.)]|\(?[a-zA-Z][.)])$`)
+
+// cell is a block that may sit in a table.
+type cell struct {
+	i     int // region index
+	box   BBox
+	em    float64
+	lines int
+	// stacked: a number on every line, so its lines are rows of their own.
+	stacked bool
+}
+
+func (c cell) top() float64     { return c.box[1] }
+func (c cell) bottom() float64  { return c.box[1] + c.box[3] }
+func (c cell) centreY() float64 { return c.box[1] + c.box[3]/2 }
+
+// tables merges each grid of short blocks on the page into one table region
+// (Kind and VisualKind table) whose box is their union and whose text is
+// the rows top to bottom, one a line, cells left to right joined by a tab
+// (whitespace, so never spoken as a symbol), dot leaders dropped.
+// A table is read only through its description, like every picture kind,
+// so the text is for review and for a retype back to text.
+//
+// A grid: rows of at least two short blocks (paragraph, subhead or footnote
+// so far; at most TableCellMaxLines lines; digits, or at most
+// TableCellMaxWords words a line; not a lone bullet) whose tops or centres
+// align; consecutive rows no more than TableRowGapEms apart, each sharing at
+// least TableMinColumns columns (left edges, right edges or centres within
+// TableAlignEms) with the rows above; at least TableMinRows rows and two
+// block rows; below the first (header) row a regular pitch (TablePitchRatio).
+// Short blocks mostly inside the grid's box (a row label that spans two
+// lines) join it. Region ids are renumbered r1..rN; a table takes the place
+// of its first cell.
+func tables(blocks []TextBlock, regions []Region, body float64) []Region {
+	var cells []cell
+	for i, r := range regions {
+		if c, ok := tableCell(i, blocks[i], r, body); ok {
+			cells = append(cells, c)
+		}
+	}
+	grids := findTables(cells)
+	if len(grids) == 0 {
+		return regions
+	}
+	member := map[int]int{} // region index → grid
+	for g, grid := range grids {
+		for _, c := range grid {
+			member[c.i] = g
+		}
+	}
+	// Short blocks inside a grid's box join it.
+	for g, grid := range grids {
+		box := grid[0].box
+		for _, c := range grid[1:] {
+			box = box.Union(c.box)
+		}
+		for _, c := range cells {
+			if _, in := member[c.i]; !in && c.box.Overlap(box) >= TableInsideShare*c.box.Area() {
+				member[c.i] = g
+				grids[g] = append(grids[g], c)
+			}
+		}
+	}
+	out := make([]Region, 0, len(regions))
+	done := map[int]bool{}
+	for i, r := range regions {
+		g, in := member[i]
+		switch {
+		case !in:
+			out = append(out, r)
+		case !done[g]:
+			done[g] = true
+			out = append(out, tableRegion(grids[g], regions))
+		}
+	}
+	for i := range out {
+		out[i].ID = "r" + strconv.Itoa(i+1)
+	}
+	return out
+}
+
+// tableCell: the block may be a table cell.
+func tableCell(i int, b TextBlock, r Region, body float64) (cell, bool) {
+	switch r.Kind {
+	case KindParagraph, KindSubhead, KindFootnote:
+	default:
+		return cell{}, false
+	}
+	lines := max(b.LineCount, 1)
+	if r.Text == "" || lines > TableCellMaxLines || listMarkerRe.MatchString(r.Text) {
+		return cell{}, false
+	}
+	words, numbers := 0, 0
+	for _, w := range strings.Fields(r.Text) {
+		switch {
+		case strings.IndexFunc(w, unicode.IsDigit) >= 0:
+			numbers++
+			words++
+		case strings.IndexFunc(w, unicode.IsLetter) >= 0:
+			words++
+		}
+	}
+	if numbers == 0 && words > TableCellMaxWords*lines {
+		return cell{}, false
+	}
+	em := b.FontSize
+	if em <= 0 {
+		em = body
+	}
+	return cell{i: i, box: r.BBox, em: math.Max(em, 4), lines: lines, stacked: lines > 1 && numbers >= lines}, true
+}
+
+// findTables groups cells into rows and rows into grids that pass the rules.
+func findTables(cells []cell) [][]cell {
+	var rows [][]cell
+	for _, row := range groupRows(cells) {
+		if len(row) >= 2 {
+			rows = append(rows, row)
+		}
+	}
+	var grids [][]cell
+	var cur [][]cell  // rows of the grid being built
+	var cols [][]cell // its columns
+	flush := func() {
+		if isTable(cur) {
+			grids = append(grids, slices.Concat(cur...))
+		}
+		cur, cols = nil, nil
+	}
+	for _, row := range rows {
+		if cur != nil {
+			if next, ok := joinRow(cur, cols, row); ok {
+				cur, cols = append(cur, row), next
+				continue
+			}
+			flush()
+		}
+		cur = [][]cell{row}
+		for _, c := range row {
+			cols = append(cols, []cell{c})
+		}
+	}
+	flush()
+	return grids
+}
+
+// groupRows puts cells whose tops or centres align, and that do not
+// overlap across, in one row; rows top to bottom, cells left to right.
+func groupRows(cells []cell) [][]cell {
+	sorted := slices.Clone(cells)
+	slices.SortStableFunc(sorted, func(a, b cell) int {
+		return cmp.Or(cmp.Compare(a.top(), b.top()), cmp.Compare(a.box[0], b.box[0]))
+	})
+	used := make([]bool, len(sorted))
+	var rows [][]cell
+	for s, seed := range sorted {
+		if used[s] {
+			continue
+		}
+		used[s] = true
+		row := []cell{seed}
+		for j := s + 1; j < len(sorted); j++ {
+			c := sorted[j]
+			tol := TableAlignEms * math.Max(seed.em, c.em)
+			if c.top() > seed.bottom()+tol {
+				break
+			}
+			if used[j] || !(math.Abs(c.top()-seed.top()) <= tol || math.Abs(c.centreY()-seed.centreY()) <= tol) {
+				continue
+			}
+			if slices.ContainsFunc(row, func(o cell) bool { return overlapX(o.box, c.box) > 0 }) {
+				continue
+			}
+			used[j] = true
+			row = append(row, c)
+		}
+		slices.SortFunc(row, func(a, b cell) int { return cmp.Compare(a.box[0], b.box[0]) })
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// joinRow: the row continues the grid when it starts close under it and
+// shares TableMinColumns columns; the columns come back with its cells.
+func joinRow(grid [][]cell, cols [][]cell, row []cell) ([][]cell, bool) {
+	bottom, em := 0.0, 0.0
+	for _, c := range slices.Concat(grid...) {
+		bottom = math.Max(bottom, c.bottom())
+	}
+	for _, c := range row {
+		em = math.Max(em, c.em)
+	}
+	if gap := rowTop(row) - bottom; gap > TableRowGapEms*em || gap < -TableAlignEms*em {
+		return nil, false
+	}
+	next := slices.Clone(cols)
+	taken := make([]bool, len(cols))
+	shared := 0
+	for _, c := range row {
+		k := slices.IndexFunc(cols, func(col []cell) bool {
+			return slices.ContainsFunc(col, func(o cell) bool { return alignedX(o, c) })
+		})
+		if k >= 0 && !taken[k] {
+			taken[k] = true
+			shared++
+			next[k] = append(slices.Clone(next[k]), c)
+			continue
+		}
+		next = append(next, []cell{c})
+	}
+	return next, shared >= TableMinColumns
+}
+
+// isTable: enough rows at a regular pitch below the header.
+func isTable(rows [][]cell) bool {
+	if len(rows) < 2 {
+		return false
+	}
+	n := 0
+	var pitches []float64
+	for i, row := range rows {
+		lines := rowLines(row)
+		n += lines
+		if i > 0 && i+1 < len(rows) {
+			pitches = append(pitches, (rowTop(rows[i+1])-rowTop(row))/float64(lines))
+		}
+		if i > 0 && lines > 1 {
+			for range lines - 1 {
+				pitches = append(pitches, rowHeight(row)/float64(lines))
+			}
+		}
+	}
+	if n < TableMinRows {
+		return false
+	}
+	if len(pitches) >= 2 {
+		lo, hi := slices.Min(pitches), slices.Max(pitches)
+		if lo <= 0 || hi > TablePitchRatio*lo {
+			return false
+		}
+	}
+	return true
+}
+
+// rowLines: a row counts as k rows when at least two of its cells are
+// stacked number columns of k lines (MuPDF set a column of figures as one
+// block), else as one.
+func rowLines(row []cell) int {
+	count := map[int]int{}
+	best := 1
+	for _, c := range row {
+		if c.stacked {
+			count[c.lines]++
+			if count[c.lines] >= 2 && c.lines > best {
+				best = c.lines
+			}
+		}
+	}
+	return best
+}
+
+func rowTop(row []cell) float64 {
+	top := math.Inf(1)
+	for _, c := range row {
+		top = math.Min(top, c.top())
+	}
+	return top
+}
+
+func rowHeight(row []cell) float64 {
+	h := 0.0
+	for _, c := range row {
+		h = math.Max(h, c.box[3])
+	}
+	return h
+}
+
+// alignedX: left edges, right edges or centres within TableAlignEms.
+func alignedX(a, b cell) bool {
+	tol := TableAlignEms * math.Max(a.em, b.em)
+	l := math.Abs(a.box[0] - b.box[0])
+	r := math.Abs(a.box[0] + a.box[2] - b.box[0] - b.box[2])
+	c := math.Abs(a.box[0] + a.box[2]/2 - b.box[0] - b.box[2]/2)
+	return l <= tol || r <= tol || c <= tol
+}
+
+// tableRegion is the one region of a grid's cells.
+func tableRegion(grid []cell, regions []Region) Region {
+	first := slices.MinFunc(grid, func(a, b cell) int { return a.i - b.i })
+	box := grid[0].box
+	for _, c := range grid[1:] {
+		box = box.Union(c.box)
+	}
+	var lines []string
+	for _, row := range groupRows(grid) {
+		texts := make([]string, len(row))
+		for k, c := range row {
+			texts[k] = strings.Join(strings.Fields(dotLeaderRe.ReplaceAllString(regions[c.i].Text, " ")), " ")
+		}
+		lines = append(lines, strings.Join(texts, "\t"))
+	}
+	text := strings.Join(lines, "\n")
+	return Region{
+		Kind: KindTable, VisualKind: KindTable, BBox: box, Text: text, OriginalText: text,
+		FontSize: regions[first.i].FontSize, Bold: regions[first.i].Bold,
+	}
+}
