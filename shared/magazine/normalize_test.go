@@ -1,6 +1,9 @@
 package magazine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNormalizeText(t *testing.T) {
 	tests := []struct{ name, in, want string }{
@@ -27,5 +30,16 @@ func TestNormalizeText(t *testing.T) {
 				t.Errorf("NormalizeText(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestClassifyNormalizesBlockText(t *testing.T) {
+	page := TextPage{Width: 612, Height: 792, Blocks: []TextBlock{
+		body10(50, 300, "The caf´e on the corner served ``strong'' coffee. "+lorem),
+	}}
+	r := ClassifyPages([]TextPage{page})[0][0]
+	want := NormalizeText(strings.TrimSpace("The caf´e on the corner served ``strong'' coffee. " + lorem))
+	if r.Text != want || r.OriginalText != want || !strings.HasPrefix(r.Text, "The café on the corner served “strong” coffee.") {
+		t.Errorf("text %q, original %q: not normalized", r.Text, r.OriginalText)
 	}
 }
