@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lectern/lectern/shared/magazine"
@@ -105,5 +106,25 @@ func TestStextSurvivesBadCharacters(t *testing.T) {
 func TestDecodeStextRefusesAGarbledBuffer(t *testing.T) {
 	if _, _, err := decodeStext(make([]byte, 40), 33); err == nil {
 		t.Fatal("a names offset inside a record was accepted")
+	}
+}
+
+func TestBombInAFileOnlyMuPDFReads(t *testing.T) {
+	// pdfcpu cannot read this file, so its picture-size check does not run:
+	// MuPDF alone meets the 40000×40000 picture (4.8 GB of samples). It
+	// decodes pictures subsampled to the render's resolution, so the page
+	// fails or draws without it, quickly, instead of exhausting memory.
+	data := build(func(d *pdftest.Doc) { d.NoTrailerRoot = true; d.AddPage(612, 792).Bomb(40000) })
+	if _, err := Inspect(data, DefaultLimits()); err != nil {
+		t.Fatalf("Inspect: %v", err)
+	}
+	start := time.Now()
+	_, err := Render(context.Background(), data, 1, 150, DefaultLimits())
+	var inv *InvalidInputError
+	if err != nil && !errors.As(err, &inv) {
+		t.Fatalf("Render = %v", err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("Render took %v", took)
 	}
 }
