@@ -66,8 +66,9 @@ type Page struct {
 	Regions     []Region  `json:"regions"`
 	Order       []string  `json:"order"` // region ids in reading order
 	HandOrdered bool      `json:"hand_ordered"`
-	Engine      string    `json:"engine,omitempty"` // text-layer, vision-primary, vision-fallback, tesseract
-	Step        string    `json:"step,omitempty"`   // the pipeline step the page is in
+	Engine      string    `json:"engine,omitempty"`  // text-layer, vision-primary, vision-fallback, tesseract
+	OCRDPI      int       `json:"ocr_dpi,omitempty"` // the DPI Tesseract read the page at (below 300 for a huge page)
+	Step        string    `json:"step,omitempty"`    // the pipeline step the page is in
 	Error       string    `json:"error,omitempty"`
 	Updated     time.Time `json:"updated"`
 }

@@ -14,7 +14,72 @@ typedef struct {
 	int errors;         // errors MuPDF recovered from while running the page
 	char *error;        // set when the call failed
 	char *first_error;  // the first error MuPDF recovered from, if any
+	size_t names_at;    // structured text: where the font names start in data
 } lectern_result;
+
+// lectern_glyph is one record of a page's structured text, in reading
+// order: a text block starts, a line starts, a character, a picture.
+enum { LECTERN_BLOCK = 1, LECTERN_LINE = 2, LECTERN_CHAR = 3, LECTERN_IMAGE = 4 };
+typedef struct {
+	int kind;
+	int c;                // the character (LECTERN_CHAR)
+	int font;             // index into the font names; -1 when unknown
+	float x0, y0, x1, y1; // the character's quad as a box, or the picture's box
+	float size;           // font size
+} lectern_glyph;
+
+#define LECTERN_MAX_FONTS 1024
+
+// lectern_stext walks MuPDF's structured text (blocks → lines → chars) into
+// glyph records in buf and the fonts' names, each ending in a NUL, in names.
+static void lectern_stext(fz_context *ctx, fz_stext_page *text, fz_buffer *buf, fz_buffer *names) {
+	fz_font *fonts[LECTERN_MAX_FONTS];
+	int nfonts = 0, last = -1;
+	for (fz_stext_block *b = text->first_block; b; b = b->next) {
+		lectern_glyph g;
+		memset(&g, 0, sizeof g);
+		g.font = -1;
+		if (b->type == FZ_STEXT_BLOCK_IMAGE) {
+			g.kind = LECTERN_IMAGE;
+			g.x0 = b->bbox.x0; g.y0 = b->bbox.y0; g.x1 = b->bbox.x1; g.y1 = b->bbox.y1;
+			fz_append_data(ctx, buf, &g, sizeof g);
+			continue;
+		}
+		if (b->type != FZ_STEXT_BLOCK_TEXT)
+			continue;
+		g.kind = LECTERN_BLOCK;
+		fz_append_data(ctx, buf, &g, sizeof g);
+		for (fz_stext_line *l = b->u.t.first_line; l; l = l->next) {
+			g.kind = LECTERN_LINE;
+			fz_append_data(ctx, buf, &g, sizeof g);
+			for (fz_stext_char *ch = l->first_char; ch; ch = ch->next) {
+				if (last < 0 || fonts[last] != ch->font) {
+					last = -1;
+					for (int i = 0; i < nfonts; i++)
+						if (fonts[i] == ch->font) { last = i; break; }
+					if (last < 0 && nfonts < LECTERN_MAX_FONTS && ch->font) {
+						// The name as MuPDF prints it: without a subset tag.
+						const char *name = fz_font_name(ctx, ch->font);
+						const char *plus = strchr(name, '+');
+						name = plus ? plus + 1 : name;
+						fz_append_data(ctx, names, name, strlen(name) + 1);
+						fonts[nfonts] = ch->font;
+						last = nfonts++;
+					}
+				}
+				fz_rect box = fz_rect_from_quad(ch->quad);
+				g.kind = LECTERN_CHAR;
+				g.c = ch->c;
+				g.font = last;
+				g.x0 = box.x0; g.y0 = box.y0; g.x1 = box.x1; g.y1 = box.y1;
+				g.size = ch->size;
+				fz_append_data(ctx, buf, &g, sizeof g);
+			}
+			g.c = 0; g.font = -1; g.size = 0;
+			g.x0 = g.y0 = g.x1 = g.y1 = 0;
+		}
+	}
+}
 
 // MuPDF reports the errors it recovers from (a damaged stream, a bad image)
 // through these callbacks instead of stderr; the page result keeps a count
@@ -38,8 +103,35 @@ static char *lectern_strdup(const char *s) {
 	return d;
 }
 
+// lectern_open opens an in-memory PDF. A file whose trailer leads MuPDF to
+// no pages (a trailer without /Root, which readers repair by scanning the
+// objects) is opened again with its startxref hidden, so MuPDF rebuilds
+// the cross-reference table from the objects themselves. *copy holds the
+// altered bytes, which must outlive the document.
+static fz_document *lectern_open(fz_context *ctx, const unsigned char *pdf, size_t n, fz_stream **stm, unsigned char **copy) {
+	*stm = fz_open_memory(ctx, pdf, n);
+	fz_document *doc = fz_open_document_with_stream(ctx, "application/pdf", *stm);
+	if (fz_needs_password(ctx, doc) || fz_count_pages(ctx, doc) > 0)
+		return doc;
+	size_t from = n > 1024 ? n - 1024 : 0;
+	unsigned char *at = NULL;
+	for (size_t i = from; i + 9 <= n; i++)
+		if (memcmp(pdf + i, "startxref", 9) == 0)
+			at = (unsigned char *)pdf + i;
+	if (!at)
+		return doc;
+	fz_drop_document(ctx, doc);
+	fz_drop_stream(ctx, *stm);
+	*stm = NULL;
+	*copy = fz_malloc(ctx, n);
+	memcpy(*copy, pdf, n);
+	(*copy)[at - pdf + 5] = 'X'; // "startXref": no longer found
+	*stm = fz_open_memory(ctx, *copy, n);
+	return fz_open_document_with_stream(ctx, "application/pdf", *stm);
+}
+
 // lectern_page runs one page of an in-memory PDF through MuPDF: as
-// structured-text XML (dpi == 0) or as an RGB render at dpi. Each call has its
+// structured text (dpi == 0: glyph records, then the font names) or as an RGB render at dpi. Each call has its
 // own context, so calls are independent and may run in parallel; the cookie
 // lets the caller abort a page that takes too long.
 static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_no, int dpi, long long max_pixels, fz_cookie *cookie) {
@@ -58,13 +150,13 @@ static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_
 	fz_stext_page *text = NULL;
 	fz_device *dev = NULL;
 	fz_buffer *buf = NULL;
-	fz_output *out = NULL;
+	fz_buffer *names = NULL;
 	fz_pixmap *pix = NULL;
-	fz_var(stm); fz_var(doc); fz_var(page); fz_var(text); fz_var(dev); fz_var(buf); fz_var(out); fz_var(pix);
+	unsigned char *copy = NULL;
+	fz_var(stm); fz_var(doc); fz_var(page); fz_var(text); fz_var(dev); fz_var(buf); fz_var(names); fz_var(pix); fz_var(copy);
 	fz_try(ctx) {
 		fz_register_document_handlers(ctx);
-		stm = fz_open_memory(ctx, pdf, n);
-		doc = fz_open_document_with_stream(ctx, "application/pdf", stm);
+		doc = lectern_open(ctx, pdf, n, &stm, &copy);
 		if (fz_needs_password(ctx, doc))
 			fz_throw(ctx, FZ_ERROR_GENERIC, "the PDF is encrypted");
 		page = fz_load_page(ctx, doc, page_no);
@@ -80,16 +172,18 @@ static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_
 			fz_run_page(ctx, page, dev, fz_identity, cookie);
 			fz_close_device(ctx, dev);
 			buf = fz_new_buffer(ctx, 8192);
-			out = fz_new_output_with_buffer(ctx, buf);
-			fz_print_stext_page_as_xml(ctx, out, text, page_no);
-			fz_close_output(ctx, out);
-			unsigned char *d = NULL;
+			names = fz_new_buffer(ctx, 256);
+			lectern_stext(ctx, text, buf, names);
+			unsigned char *d = NULL, *nd = NULL;
 			size_t len = fz_buffer_storage(ctx, buf, &d);
-			r.data = malloc(len ? len : 1);
+			size_t nlen = fz_buffer_storage(ctx, names, &nd);
+			r.data = malloc(len + nlen + 1);
 			if (!r.data)
 				fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
-			memcpy(r.data, d, len);
-			r.len = len;
+			if (len) memcpy(r.data, d, len);
+			if (nlen) memcpy(r.data + len, nd, nlen);
+			r.len = len + nlen;
+			r.names_at = len;
 		} else {
 			fz_matrix ctm = fz_scale(dpi / 72.0f, dpi / 72.0f);
 			fz_irect box = fz_round_rect(fz_transform_rect(bounds, ctm));
@@ -116,7 +210,7 @@ static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_
 			r.errors += cookie->errors;
 	}
 	fz_always(ctx) {
-		fz_drop_output(ctx, out);
+		fz_drop_buffer(ctx, names);
 		fz_drop_buffer(ctx, buf);
 		fz_drop_device(ctx, dev);
 		fz_drop_stext_page(ctx, text);
@@ -124,6 +218,7 @@ static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_
 		fz_drop_page(ctx, page);
 		fz_drop_document(ctx, doc);
 		fz_drop_stream(ctx, stm);
+		fz_free(ctx, copy);
 	}
 	fz_catch(ctx) {
 		free(r.data);
@@ -134,6 +229,68 @@ static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_
 	}
 	fz_drop_context(ctx);
 	return r;
+}
+
+// lectern_inspect opens an in-memory PDF with MuPDF (repairing it if need
+// be), counts its pages and, when there are at most max_pages, loads each
+// one and stores its size in points in boxes (w, h pairs; malloc'd). Returns
+// the page count, or -1 with error set; -2 when the PDF needs a password.
+static int lectern_inspect(const unsigned char *pdf, size_t n, int max_pages, float **boxes, char **error) {
+	*boxes = NULL;
+	*error = NULL;
+	fz_context *ctx = fz_new_context(NULL, NULL, FZ_STORE_DEFAULT);
+	if (!ctx) {
+		*error = lectern_strdup("cannot create a MuPDF context");
+		return -1;
+	}
+	fz_set_warning_callback(ctx, lectern_on_warning, NULL);
+	fz_set_error_callback(ctx, lectern_on_warning, NULL);
+	fz_stream *stm = NULL;
+	fz_document *doc = NULL;
+	fz_page *page = NULL;
+	float *b = NULL;
+	unsigned char *copy = NULL;
+	int count = -1;
+	fz_var(stm); fz_var(doc); fz_var(page); fz_var(b); fz_var(count); fz_var(copy);
+	fz_try(ctx) {
+		fz_register_document_handlers(ctx);
+		doc = lectern_open(ctx, pdf, n, &stm, &copy);
+		if (fz_needs_password(ctx, doc)) {
+			count = -2;
+		} else {
+			count = fz_count_pages(ctx, doc);
+			if (count > 0 && count <= max_pages) {
+				b = fz_malloc(ctx, sizeof(float) * 2 * count);
+				for (int i = 0; i < count; i++) {
+					page = fz_load_page(ctx, doc, i);
+					fz_rect r = fz_bound_page(ctx, page);
+					b[2*i] = r.x1 - r.x0;
+					b[2*i+1] = r.y1 - r.y0;
+					fz_drop_page(ctx, page);
+					page = NULL;
+				}
+			}
+		}
+	}
+	fz_always(ctx) {
+		fz_drop_page(ctx, page);
+		fz_drop_document(ctx, doc);
+		fz_drop_stream(ctx, stm);
+		fz_free(ctx, copy);
+	}
+	fz_catch(ctx) {
+		fz_free(ctx, b);
+		b = NULL;
+		count = -1;
+		*error = lectern_strdup(fz_caught_message(ctx));
+	}
+	if (b) {
+		*boxes = malloc(sizeof(float) * 2 * count);
+		if (*boxes) memcpy(*boxes, b, sizeof(float) * 2 * count);
+		fz_free(ctx, b);
+	}
+	fz_drop_context(ctx);
+	return count;
 }
 */
 import "C"
@@ -154,11 +311,19 @@ import (
 // pageRun is what one MuPDF pass over a page produced.
 type pageRun struct {
 	data          []byte
+	namesAt       int     // structured text: where the font names start in data
 	w, h          int     // render pixels (render passes only)
 	width, height float64 // page size in points
 	errors        int     // errors MuPDF recovered from (a broken content stream, a bad image)
 	firstError    string  // the first of them
 }
+
+// The glyph records the shim writes are read in text.go (stextGlyph); the
+// two layouts must agree.
+const (
+	_ = uint(C.sizeof_lectern_glyph - glyphSize)
+	_ = uint(glyphSize - C.sizeof_lectern_glyph)
+)
 
 // errAborted is returned when the context ended and MuPDF was told to stop.
 var errAborted = errors.New("stopped: the page took too long")
@@ -205,6 +370,7 @@ func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels int64) (p
 	}
 	return pageRun{
 		data:       C.GoBytes(unsafe.Pointer(res.data), C.int(res.len)),
+		namesAt:    int(res.names_at),
 		w:          int(res.w),
 		h:          int(res.h),
 		width:      float64(res.pw),
@@ -221,4 +387,38 @@ func rgbImage(run pageRun) *image.RGBA {
 		img.Pix[j], img.Pix[j+1], img.Pix[j+2], img.Pix[j+3] = run.data[i], run.data[i+1], run.data[i+2], 0xff
 	}
 	return img
+}
+
+// errMuPDFPassword: MuPDF found the PDF needs a password.
+var errMuPDFPassword = errors.New("the PDF needs a password")
+
+// inspectMuPDF opens a PDF with MuPDF, which repairs what it can (a broken
+// cross-reference table, wrong object offsets), and returns its page boxes.
+// Every page must load. Pages beyond maxPages are counted, not loaded.
+func inspectMuPDF(pdf []byte, maxPages int) (count int, boxes []PageBox, err error) {
+	if len(pdf) == 0 {
+		return 0, nil, errors.New("empty PDF")
+	}
+	cpdf := C.CBytes(pdf)
+	defer C.free(cpdf)
+	var cboxes *C.float
+	var cerr *C.char
+	runtime.LockOSThread() // MuPDF's setjmp/longjmp must stay on one thread
+	n := int(C.lectern_inspect((*C.uchar)(cpdf), C.size_t(len(pdf)), C.int(maxPages), &cboxes, &cerr))
+	runtime.UnlockOSThread()
+	defer C.free(unsafe.Pointer(cboxes))
+	defer C.free(unsafe.Pointer(cerr))
+	switch {
+	case n == -2:
+		return 0, nil, errMuPDFPassword
+	case n < 0:
+		return 0, nil, errors.New(C.GoString(cerr))
+	}
+	if cboxes != nil {
+		f := unsafe.Slice((*float32)(unsafe.Pointer(cboxes)), 2*n)
+		for i := range n {
+			boxes = append(boxes, PageBox{Width: float64(f[2*i]), Height: float64(f[2*i+1])})
+		}
+	}
+	return n, boxes, nil
 }

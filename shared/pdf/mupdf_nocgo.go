@@ -16,6 +16,7 @@ var errAborted = errors.New("stopped: the page took too long")
 
 type pageRun struct {
 	data          []byte
+	namesAt       int
 	w, h          int
 	width, height float64
 	errors        int
@@ -23,5 +24,9 @@ type pageRun struct {
 }
 
 func runPage(context.Context, []byte, int, int, int64) (pageRun, error) { return pageRun{}, errNoMuPDF }
+
+var errMuPDFPassword = errors.New("the PDF needs a password")
+
+func inspectMuPDF([]byte, int) (int, []PageBox, error) { return 0, nil, errNoMuPDF }
 
 func rgbImage(pageRun) *image.RGBA { return nil }

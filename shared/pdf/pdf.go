@@ -101,7 +101,9 @@ type Info struct {
 	Title string
 }
 
-// Inspect validates a whole PDF with pdfcpu and returns its page boxes. It
+// Inspect validates a whole PDF with pdfcpu and returns its page boxes. A
+// file pdfcpu finds corrupt is still accepted when MuPDF opens it and loads
+// every page (MuPDF repairs broken cross-reference tables as readers do). It
 // refuses, with an *InvalidInputError: a file over the size limit, one that
 // is not a PDF, a corrupt or encrypted one, one with no pages or more than
 // the page limit.
@@ -114,6 +116,12 @@ func Inspect(data []byte, lim Limits) (Info, error) {
 		return Info{}, invalid(ReasonNotPDF, 0, "the file does not start with a PDF header")
 	}
 	ctx, err := readContext(data)
+	var inv *InvalidInputError
+	if errors.As(err, &inv) && inv.Reason == ReasonCorrupt {
+		// pdfcpu is strict; a file MuPDF opens, repairing it if need be,
+		// and whose every page it loads is what readers show: ingest it.
+		return inspectRepaired(data, lim, inv)
+	}
 	if err != nil {
 		return Info{}, err
 	}
@@ -125,7 +133,7 @@ func Inspect(data []byte, lim Limits) (Info, error) {
 	}
 	dims, err := ctx.PageDims()
 	if err != nil {
-		return Info{}, invalid(ReasonCorrupt, 0, "page boxes: %v", err)
+		return inspectRepaired(data, lim, invalid(ReasonCorrupt, 0, "page boxes: %v", err))
 	}
 	info := Info{Pages: make([]PageBox, len(dims))}
 	for i, d := range dims {
@@ -135,6 +143,28 @@ func Inspect(data []byte, lim Limits) (Info, error) {
 		info.Title = ctx.Title
 	}
 	return info, nil
+}
+
+// inspectRepaired is Inspect for a file pdfcpu refused as corrupt: MuPDF
+// must open it and load every page, else pdfcpu's refusal stands.
+func inspectRepaired(data []byte, lim Limits, refused *InvalidInputError) (Info, error) {
+	// A file cut short (no end-of-file marker near its end) may have lost
+	// pages MuPDF cannot know of: pdfcpu's refusal stands.
+	if !bytes.Contains(data[max(0, len(data)-1024):], []byte("%%EOF")) {
+		return Info{}, refused
+	}
+	n, boxes, err := inspectMuPDF(data, lim.MaxPages)
+	switch {
+	case errors.Is(err, errMuPDFPassword):
+		return Info{}, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")
+	case err != nil:
+		return Info{}, refused
+	case n == 0:
+		return Info{}, invalid(ReasonNoPages, 0, "the PDF has no pages")
+	case n > lim.MaxPages:
+		return Info{}, invalid(ReasonTooManyPages, 0, "the PDF has %d pages; the limit is %d", n, lim.MaxPages)
+	}
+	return Info{Pages: boxes}, nil
 }
 
 func readContext(data []byte) (*model.Context, error) {

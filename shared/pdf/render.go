@@ -6,13 +6,13 @@ import (
 	"errors"
 	"image"
 	"image/png"
+	"math"
 
 	"golang.org/x/image/draw"
 )
 
 // Render draws one page (1-based) at dpi as RGB pixels. The page is checked
-// first (CheckPage); a render over MaxRenderPixels, a page MuPDF could only
-// partly draw, and a page that takes longer than PageTimeout are refused with
+// first (CheckPage); a render over MaxRenderPixels and a page that takes longer than PageTimeout are refused with
 // an *InvalidInputError naming the page.
 func Render(ctx context.Context, data []byte, page, dpi int, lim Limits) (*image.RGBA, error) {
 	if err := CheckPage(data, page, lim); err != nil {
@@ -25,6 +25,31 @@ func Render(ctx context.Context, data []byte, page, dpi int, lim Limits) (*image
 	return rgbImage(run), nil
 }
 
+// MinFitDPI is the lowest resolution FitDPI goes down to: below it a page
+// is too coarse to read or show.
+const MinFitDPI = 100
+
+// FitDPI is the highest resolution, at most want, at which a page of
+// width×height points renders within maxPixels, but not below MinFitDPI. A
+// page too large even at MinFitDPI gets want, so its render is refused as
+// over budget.
+func FitDPI(width, height float64, want int, maxPixels int64) int {
+	pixels := func(dpi int) int64 {
+		return int64(math.Ceil(width*float64(dpi)/72)) * int64(math.Ceil(height*float64(dpi)/72))
+	}
+	if width <= 0 || height <= 0 || pixels(want) <= maxPixels {
+		return want
+	}
+	dpi := min(want, int(72*math.Sqrt(float64(maxPixels)/(width*height))))
+	for dpi >= MinFitDPI && pixels(dpi) > maxPixels {
+		dpi--
+	}
+	if dpi < MinFitDPI {
+		return want
+	}
+	return dpi
+}
+
 // runLimited runs one MuPDF pass with the page timeout and turns its
 // failures into page errors. A context the caller cancels stays a plain
 // context error so the caller can tell shutdown from a hostile page.
@@ -33,9 +58,11 @@ func runLimited(ctx context.Context, data []byte, page, dpi int, lim Limits) (pa
 	defer cancel()
 	run, err := runPage(tctx, data, page-1, dpi, lim.MaxRenderPixels)
 	switch {
-	case err == nil && run.errors > 0:
-		return pageRun{}, invalid(ReasonBrokenPage, page, "MuPDF could not draw all of it (%d errors; first: %s)", run.errors, run.firstError)
 	case err == nil:
+		// Errors MuPDF recovered from (a repaired xref, a missing builtin
+		// font, a bad image) leave a page it could draw: the page ingests
+		// with what was drawn. Undecodable drawing instructions are refused
+		// before MuPDF runs (CheckPage).
 		return run, nil
 	case ctx.Err() != nil:
 		return pageRun{}, ctx.Err()

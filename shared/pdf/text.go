@@ -1,13 +1,10 @@
 package pdf
 
 import (
-	"bytes"
 	"context"
-	"encoding/xml"
-
-	"io"
+	"encoding/binary"
+	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -39,10 +36,11 @@ func TextLayer(ctx context.Context, data []byte, page int, lim Limits) (magazine
 	if err != nil {
 		return magazine.TextPage{}, err
 	}
-	tp, err := parseStext(run.data)
+	glyphs, fonts, err := decodeStext(run.data, run.namesAt)
 	if err != nil {
 		return magazine.TextPage{}, invalid(ReasonBrokenPage, page, "structured text: %v", err)
 	}
+	tp := buildStext(glyphs, fonts)
 	tp.Width, tp.Height = run.width, run.height
 	return tp, nil
 }
@@ -85,17 +83,70 @@ func (l *stextLine) size() float64 {
 	return best
 }
 
-// parseStext reads MuPDF's stext XML: <page><block bbox><line bbox><font
-// name size><char c/>…, and <image bbox/> for pictures.
-func parseStext(data []byte) (magazine.TextPage, error) {
-	dec := xml.NewDecoder(bytes.NewReader(data))
+// Glyph record kinds, as the MuPDF shim writes them.
+const (
+	glyphBlock = 1 // a text block starts
+	glyphLine  = 2 // a line starts
+	glyphChar  = 3
+	glyphImage = 4 // a picture's box
+)
+
+// glyphSize is the size of one record: kind, character and font index
+// (int32), the box x0 y0 x1 y1 and the font size (float32).
+const glyphSize = 32
+
+// stextGlyph is one record of MuPDF's structured text.
+type stextGlyph struct {
+	kind, c, font int
+	box           magazine.BBox // x, y, w, h
+	size          float64
+}
+
+// decodeStext reads the shim's structured text: glyph records, then the
+// font names, each ending in a NUL. Nothing in a page's text can break
+// this: characters are numbers and names are only matched, not parsed.
+func decodeStext(data []byte, namesAt int) ([]stextGlyph, []string, error) {
+	if namesAt < 0 || namesAt > len(data) || namesAt%glyphSize != 0 {
+		return nil, nil, fmt.Errorf("structured text of %d bytes, names at %d", len(data), namesAt)
+	}
+	glyphs := make([]stextGlyph, 0, namesAt/glyphSize)
+	for rec := data[:namesAt]; len(rec) >= glyphSize; rec = rec[glyphSize:] {
+		i := func(at int) int { return int(int32(binary.NativeEndian.Uint32(rec[at:]))) }
+		f := func(at int) float64 { return printed(math.Float32frombits(binary.NativeEndian.Uint32(rec[at:]))) }
+		x0, y0, x1, y1 := f(12), f(16), f(20), f(24)
+		glyphs = append(glyphs, stextGlyph{kind: i(0), c: i(4), font: i(8), box: magazine.BBox{x0, y0, x1 - x0, y1 - y0}, size: f(28)})
+	}
+	names := strings.Split(strings.TrimSuffix(string(data[namesAt:]), "\x00"), "\x00")
+	return glyphs, names, nil
+}
+
+// printed is v as MuPDF's text output printed it (%g: six significant
+// digits), so layout decisions match those made on that output.
+func printed(v float32) float64 {
+	f, err := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', 6, 64), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}
+
+// glyphText is a character as text: a control character, a surrogate or a
+// number that is no character at all reads as a space.
+func glyphText(c int) string {
+	r := rune(c)
+	if c < 0 || c > unicode.MaxRune || r < 0x20 && r != '\t' || r >= 0xD800 && r <= 0xDFFF || r == 0xFFFE || r == 0xFFFF {
+		return " "
+	}
+	return string(r)
+}
+
+// buildStext turns structured text into blocks: characters → lines →
+// blocks, pictures' boxes aside.
+func buildStext(glyphs []stextGlyph, fonts []string) magazine.TextPage {
 	var (
-		tp         magazine.TextPage
-		block      []*stextLine
-		line       *stextLine
-		fontSize   float64
-		fontBold   bool
-		fontItalic bool
+		tp    magazine.TextPage
+		block []*stextLine
+		line  *stextLine
 	)
 	flush := func() {
 		for _, col := range byColumn(block) {
@@ -109,65 +160,48 @@ func parseStext(data []byte) (magazine.TextPage, error) {
 		}
 		line = nil
 	}
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return tp, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "block":
-				block = nil
-			case "image":
-				if b, ok := parseBox(attr(t, "bbox")); ok {
-					tp.Pictures = append(tp.Pictures, b)
-				}
-			case "line":
-				line = nil // started by its first character
-			case "font":
-				fontSize, _ = strconv.ParseFloat(attr(t, "size"), 64)
-				fontBold = isBoldFont(attr(t, "name"))
-				fontItalic = isItalicFont(attr(t, "name"))
-			case "char":
-				q, ok := parseQuad(attr(t, "quad"))
-				if !ok {
-					continue
-				}
-				// A wide gap inside one line is a gutter between columns
-				// set on the same baseline: split the line there.
-				if line != nil && q[0]-line.right > wordGapEms*math.Max(fontSize, 1) {
-					endLine()
-				}
-				if line == nil {
-					line = &stextLine{box: q, sizes: map[float64]int{}}
-				}
-				line.box = line.box.Union(q)
-				line.right = q[0] + q[2]
-				line.text.WriteString(attr(t, "c"))
-				line.sizes[math.Round(fontSize*10)/10]++
-				line.chars++
-				if fontBold {
-					line.bold++
-				}
-				if fontItalic {
-					line.italic++
-				}
+	for _, g := range glyphs {
+		switch g.kind {
+		case glyphBlock:
+			endLine()
+			flush()
+		case glyphImage:
+			endLine()
+			flush()
+			tp.Pictures = append(tp.Pictures, g.box)
+		case glyphLine:
+			endLine() // the next line starts with its first character
+		case glyphChar:
+			name := ""
+			if g.font >= 0 && g.font < len(fonts) {
+				name = fonts[g.font]
 			}
-		case xml.EndElement:
-			switch t.Name.Local {
-			case "line":
+			q := g.box
+			// A wide gap inside one line is a gutter between columns set
+			// on the same baseline: split the line there.
+			if line != nil && q[0]-line.right > wordGapEms*math.Max(g.size, 1) {
 				endLine()
-			case "block":
-				flush()
+			}
+			if line == nil {
+				line = &stextLine{box: q, sizes: map[float64]int{}}
+			}
+			line.box = line.box.Union(q)
+			line.right = q[0] + q[2]
+			line.text.WriteString(glyphText(g.c))
+			line.sizes[math.Round(g.size*10)/10]++
+			line.chars++
+			if isBoldFont(name) {
+				line.bold++
+			}
+			if isItalicFont(name) {
+				line.italic++
 			}
 		}
 	}
+	endLine()
+	flush()
 	tp.Blocks = mergeBlocks(tp.Blocks)
-	return tp, nil
+	return tp
 }
 
 // paragraphIndentEms: a line starting this many font sizes right of the
@@ -317,54 +351,4 @@ func isBoldFont(name string) bool {
 func isItalicFont(name string) bool {
 	n := strings.ToLower(name)
 	return strings.Contains(n, "italic") || strings.Contains(n, "oblique") || strings.HasSuffix(n, ",i") || strings.HasSuffix(n, "-it")
-}
-
-func attr(t xml.StartElement, name string) string {
-	for _, a := range t.Attr {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-// parseBox turns MuPDF's "x0 y0 x1 y1" into [x, y, w, h].
-func parseBox(s string) (magazine.BBox, bool) {
-	f := strings.Fields(s)
-	if len(f) != 4 {
-		return magazine.BBox{}, false
-	}
-	var v [4]float64
-	for i, x := range f {
-		n, err := strconv.ParseFloat(x, 64)
-		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
-			return magazine.BBox{}, false
-		}
-		v[i] = n
-	}
-	return magazine.BBox{v[0], v[1], v[2] - v[0], v[3] - v[1]}, true
-}
-
-// parseQuad turns a character's "ulx uly urx ury llx lly lrx lry" into its
-// box.
-func parseQuad(s string) (magazine.BBox, bool) {
-	f := strings.Fields(s)
-	if len(f) != 8 {
-		return magazine.BBox{}, false
-	}
-	xs, ys := make([]float64, 4), make([]float64, 4)
-	for i, x := range f {
-		n, err := strconv.ParseFloat(x, 64)
-		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
-			return magazine.BBox{}, false
-		}
-		if i%2 == 0 {
-			xs[i/2] = n
-		} else {
-			ys[i/2] = n
-		}
-	}
-	x0, x1 := slices.Min(xs), slices.Max(xs)
-	y0, y1 := slices.Min(ys), slices.Max(ys)
-	return magazine.BBox{x0, y0, x1 - x0, y1 - y0}, true
 }

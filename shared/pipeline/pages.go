@@ -39,29 +39,31 @@ func (m *Pages) Source(ctx context.Context, id string) ([]byte, error) {
 	return m.read(ctx, m.Sources, issues.SourceKey(id), m.Limits.MaxBytes)
 }
 
-// Draw renders page n of an issue at the configured DPI and stores the PNG
-// and its thumbnail under the page's keys.
-func (m *Pages) Draw(ctx context.Context, id string, n int) error {
-	data, err := m.Source(ctx, id)
+// Draw renders a page of an issue at the configured DPI, or lower when a
+// huge page would be over the pixel budget (pdf.FitDPI), and stores the PNG
+// and its thumbnail under the page's keys. It returns the DPI used.
+func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
+	data, err := m.Source(ctx, page.IssueID)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	img, err := pdf.Render(ctx, data, n, m.dpi(), m.Limits)
+	dpi := pdf.FitDPI(page.Width, page.Height, m.dpi(), m.Limits.MaxRenderPixels)
+	img, err := pdf.Render(ctx, data, page.Number, dpi, m.Limits)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	full, err := pdf.EncodePNG(img)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	thumb, err := pdf.EncodePNG(pdf.Thumbnail(img, ThumbWidth))
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if err := m.put(ctx, issues.RenderKey(id, n), full); err != nil {
-		return err
+	if err := m.put(ctx, issues.RenderKey(page.IssueID, page.Number), full); err != nil {
+		return 0, err
 	}
-	return m.put(ctx, issues.ThumbKey(id, n), thumb)
+	return dpi, m.put(ctx, issues.ThumbKey(page.IssueID, page.Number), thumb)
 }
 
 // Refine runs the figure pass on a page and cuts each picture's crop from the

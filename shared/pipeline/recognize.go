@@ -64,6 +64,16 @@ func (e *OCRError) Error() string {
 	return "no engine could read the page (" + strings.Join(parts, "; ") + ")"
 }
 
+// errNoText: Tesseract read the page and found no text on it.
+var errNoText = errors.New("tesseract found no text")
+
+// NoText tells whether the chain ended with Tesseract reading the page and
+// finding no text: a page that is only a picture, or blank.
+func (e *OCRError) NoText() bool {
+	n := len(e.Attempts)
+	return n > 0 && e.Attempts[n-1].Engine == EngineTesseract && e.Attempts[n-1].Error == errNoText.Error()
+}
+
 // OCRChain tries, in order: the PDF's own text layer, the primary vision
 // engine, the fallback vision engine, Tesseract. Nil engines are skipped.
 type OCRChain struct {
@@ -135,7 +145,7 @@ func (c OCRChain) tesseract(ctx context.Context, in PageInput) ([]magazine.Regio
 		return nil, err
 	}
 	if len(blocks) == 0 {
-		return nil, errors.New("tesseract found no text")
+		return nil, errNoText
 	}
 	text := make([]magazine.TextBlock, len(blocks))
 	for i, b := range blocks {

@@ -71,11 +71,13 @@ func slow(_ int, w http.ResponseWriter) {
 // engines/tesseract; here only the chain's order matters.
 type fakeTesseract struct {
 	calls  atomic.Int32
+	dpi    atomic.Int32 // of the last call
 	blocks []tesseract.Block
 }
 
-func (f *fakeTesseract) Recognize(context.Context, []byte, int) ([]tesseract.Block, error) {
+func (f *fakeTesseract) Recognize(_ context.Context, _ []byte, dpi int) ([]tesseract.Block, error) {
 	f.calls.Add(1)
+	f.dpi.Store(int32(dpi))
 	return f.blocks, nil
 }
 

@@ -161,11 +161,16 @@ type PageOutput struct {
 // Render draws the page at the configured DPI, stores the PNG and a
 // thumbnail, and records the render on the page.
 func (s *Steps) Render(ctx context.Context, in PageRef) (PageOutput, error) {
-	if err := s.Pages.Draw(ctx, in.IssueID, in.Page); err != nil {
+	page, _, err := s.Repo.Page(ctx, in.IssueID, in.Page)
+	if err != nil {
+		return PageOutput{}, transient(err)
+	}
+	dpi, err := s.Pages.Draw(ctx, page)
+	if err != nil {
 		return PageOutput{}, err
 	}
 	return s.updatePage(ctx, in, "render", func(p *magazine.Page) error {
-		p.DPI = s.Pages.dpi()
+		p.DPI = dpi
 		p.RenderKey = issues.RenderKey(in.IssueID, in.Page)
 		p.ThumbKey = issues.ThumbKey(in.IssueID, in.Page)
 		return nil
@@ -183,7 +188,7 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	if err != nil {
 		return PageOutput{}, transient(err)
 	}
-	textLayer, err := s.textLayer(ctx, data, in.Page, page)
+	textLayer, pictures, err := s.textLayer(ctx, data, in.Page, page)
 	if err != nil {
 		return PageOutput{}, err
 	}
@@ -197,17 +202,27 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 			return PageOutput{}, err
 		}
 	}
+	ocrDPI := 0 // the DPI of the Tesseract render, when one was made
 	rec, err := chain.Recognize(ctx, PageInput{
 		Width: page.Width, Height: page.Height, TextLayer: textLayer, Render: render,
 		HighRes: func(ctx context.Context) (PageImage, error) {
-			img, err := pdf.Render(ctx, data, in.Page, TesseractDPI, s.Pages.Limits)
+			// A huge scan is read at the finest DPI the budget allows.
+			dpi := pdf.FitDPI(page.Width, page.Height, TesseractDPI, s.Pages.Limits.MaxRenderPixels)
+			img, err := pdf.Render(ctx, data, in.Page, dpi, s.Pages.Limits)
 			if err != nil {
 				return PageImage{}, err
 			}
+			ocrDPI = dpi
 			b, err := pdf.EncodePNG(img)
-			return PageImage{PNG: b, Width: img.Bounds().Dx(), Height: img.Bounds().Dy(), DPI: TesseractDPI}, err
+			return PageImage{PNG: b, Width: img.Bounds().Dx(), Height: img.Bounds().Dy(), DPI: dpi}, err
 		},
 	})
+	var ocrErr *OCRError
+	if errors.As(err, &ocrErr) && ocrErr.NoText() {
+		// Tesseract read the page and found no text: a page that is only a
+		// picture (or blank) ingests with its pictures and no text.
+		rec, err = Recognition{Regions: pictures, Engine: EngineTesseract, Attempts: ocrErr.Attempts[:len(ocrErr.Attempts)-1]}, nil
+	}
 	if err != nil {
 		return PageOutput{}, err
 	}
@@ -219,23 +234,31 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 		}
 		p.Regions = rec.Regions
 		p.Engine = rec.Engine
+		p.OCRDPI = 0
+		if rec.Engine == EngineTesseract {
+			p.OCRDPI = ocrDPI
+		}
 		p.Order = nil
 		return nil
 	})
 }
 
 // textLayer classifies the page's own text with its neighbours (running
-// heads are found by repetition); nil when the page has no real text.
-func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine.Page) ([]magazine.Region, error) {
+// heads are found by repetition); nil when the page has no real text. It
+// also returns the page's picture regions.
+func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine.Page) (regions, pictures []magazine.Region, err error) {
 	own, err := pdf.TextLayer(ctx, data, n, s.Pages.Limits)
 	if err != nil {
-		return nil, err
-	}
-	if !pdf.HasRealText(own) {
-		return nil, nil
+		return nil, nil, err
 	}
 	// Caption adjacency is judged against pictures as they will be shown.
-	pictures := magazine.PictureRegions(own.Pictures, magazine.ParagraphBoxes(own.Blocks))
+	pictures = magazine.PictureRegions(own.Pictures, magazine.ParagraphBoxes(own.Blocks))
+	if pictures == nil {
+		pictures = []magazine.Region{}
+	}
+	if !pdf.HasRealText(own) {
+		return nil, pictures, nil
+	}
 	own.Pictures = nil
 	for _, r := range pictures {
 		own.Pictures = append(own.Pictures, r.BBox)
@@ -254,8 +277,8 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 		}
 		window = append(window, tp)
 	}
-	regions := magazine.ClassifyPages(window)[at]
-	return append(regions, pictures...), nil
+	regions = magazine.ClassifyPages(window)[at]
+	return append(regions, pictures...), pictures, nil
 }
 
 // RefineFigures re-derives picture boxes from the render, then cuts each

@@ -827,6 +827,8 @@ export interface components {
             issue_id: string;
             /** Format: int64 */
             number: number;
+            /** Format: int64 */
+            ocr_dpi?: number;
             order: string[] | null;
             regions: components["schemas"]["MagazineRegion"][] | null;
             render_key?: string;
@@ -916,6 +918,8 @@ export interface components {
             issue_id: string;
             /** Format: int64 */
             number: number;
+            /** Format: int64 */
+            ocr_dpi?: number;
             order: string[] | null;
             regions: components["schemas"]["MagazineRegion"][] | null;
             render_key?: string;

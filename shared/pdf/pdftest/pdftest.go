@@ -19,6 +19,15 @@ type Doc struct {
 	// Encrypted adds an /Encrypt dictionary to the trailer, as a
 	// password-protected file has.
 	Encrypted bool
+	// WrongXRef writes the cross-reference table with every offset off by
+	// a few bytes and a wrong entry count: readers must repair it.
+	WrongXRef bool
+	// BrokenMetadata adds a catalog /Metadata stream, written last, whose
+	// /Length runs past the end of the file; nothing draws it.
+	BrokenMetadata bool
+	// NoTrailerRoot leaves /Root out of the trailer: readers find the
+	// catalog by scanning the objects.
+	NoTrailerRoot bool
 }
 
 // Page is one page's content.
@@ -30,6 +39,10 @@ type Page struct {
 	// BrokenContent makes the page's content stream undecodable (a
 	// FlateDecode filter over bytes that are not zlib data).
 	BrokenContent bool
+	// SplitContents stores the drawing instructions as two streams listed in
+	// an array that /Contents names by reference (valid, and common in files
+	// edited after they were written).
+	SplitContents bool
 }
 
 type xobject struct {
@@ -83,6 +96,13 @@ func (p *Page) Image(x, top, w, h float64, img image.Image) *Page {
 	return p
 }
 
+// SizelessPicture draws an image XObject that declares no /Width or
+// /Height, as some broken writers emit.
+func (p *Page) SizelessPicture(x, top, w, h float64) *Page {
+	p.addImage(x, top, w, h, xobject{data: deflate([]byte{0, 0, 0}), filter: "/FlateDecode"})
+	return p
+}
+
 // Raw appends drawing instructions as they are.
 func (p *Page) Raw(ops string) *Page {
 	p.content.WriteString(ops)
@@ -125,12 +145,22 @@ func (d *Doc) Bytes() []byte {
 	for _, p := range d.pages {
 		var xobjs []string
 		for i, im := range p.images {
-			n := add(stream(fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter %s", im.w, im.h, im.filter), im.data))
+			size := fmt.Sprintf("/Width %d /Height %d ", im.w, im.h)
+			if im.w == 0 && im.h == 0 {
+				size = ""
+			}
+			n := add(stream(fmt.Sprintf("/Type /XObject /Subtype /Image %s/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter %s", size, im.filter), im.data))
 			xobjs = append(xobjs, fmt.Sprintf("/Im%d %d 0 R", i+1, n))
 		}
 		var contents int
 		if p.BrokenContent {
 			contents = add(stream("/Filter /FlateDecode", []byte("this is not zlib data at all, only garbage \x00\x01\x02")))
+		} else if p.SplitContents {
+			ops := p.content.String()
+			cut := strings.LastIndex(ops[:len(ops)/2+1], "\n") + 1 // split between two lines
+			a := add(stream("/Filter /FlateDecode", deflate([]byte(ops[:cut]))))
+			b := add(stream("/Filter /FlateDecode", deflate([]byte(ops[cut:]))))
+			contents = add(fmt.Sprintf("[%d 0 R %d 0 R]", a, b))
 		} else {
 			// Content is compressed, as real files have it, so the decode
 			// limit is what stops an oversized page.
@@ -153,6 +183,12 @@ func (d *Doc) Bytes() []byte {
 		encrypt = add("<< /Filter /Standard /V 1 /R 2 /O <" + strings.Repeat("a1", 32) + "> /U <" + strings.Repeat("b2", 32) + "> /P -44 >>")
 	}
 
+	metadata := 0
+	if d.BrokenMetadata {
+		metadata = add("<< /Type /Metadata /Subtype /XML /Length 100000 >>\nstream\n<x:xmpmeta/>\nendstream")
+		objs[catalog-1] = fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R /Metadata %d 0 R >>", pagesObj, metadata)
+	}
+
 	var buf bytes.Buffer
 	buf.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 	offsets := make([]int, len(objs))
@@ -162,10 +198,17 @@ func (d *Doc) Bytes() []byte {
 	}
 	xref := buf.Len()
 	fmt.Fprintf(&buf, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&buf, "%010d 00000 n \n", off)
+	shift, size := 0, len(objs)+1
+	if d.WrongXRef {
+		shift, size = 7, len(objs)+5
 	}
-	trailer := fmt.Sprintf("/Size %d /Root %d 0 R", len(objs)+1, catalog)
+	for _, off := range offsets {
+		fmt.Fprintf(&buf, "%010d 00000 n \n", off+shift)
+	}
+	trailer := fmt.Sprintf("/Size %d /Root %d 0 R", size, catalog)
+	if d.NoTrailerRoot {
+		trailer = fmt.Sprintf("/Size %d", size)
+	}
 	if encrypt != 0 {
 		trailer += fmt.Sprintf(" /Encrypt %d 0 R /ID [<%s> <%s>]", encrypt, strings.Repeat("0f", 16), strings.Repeat("0f", 16))
 	}
