@@ -21,6 +21,7 @@ require (
 	github.com/pdfcpu/pdfcpu v0.15.0
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/image v0.44.0
+	golang.org/x/text v0.42.0
 )
 
 require (
@@ -68,5 +69,4 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
-	golang.org/x/text v0.42.0 // indirect
 )
