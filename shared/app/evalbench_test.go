@@ -72,7 +72,7 @@ func TestEvalBench(t *testing.T) {
 		}
 	}
 
-	mag := magazineOf(t, openTestLocal(t, "http://127.0.0.1", 1))
+	mag := magazineOf(t, openTestLocal(t, "http://127.0.0.1", 2))
 	ctx := context.Background()
 	type key struct {
 		pdf  string
