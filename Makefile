@@ -1,7 +1,7 @@
 # Lectern — conventional targets. `make run` and `make test` install what they
 # need on a fresh machine (apt-get as root, npm, pip into a cached venv, Go
 # modules, Maven Central for DynamoDB Local/ElasticMQ, the Go proxy for MinIO).
-.PHONY: run test bench lint build deploy clean deps deps-system frontend test-tools
+.PHONY: run test bench eval lint build deploy clean deps deps-system frontend test-tools
 
 SHELL := /bin/bash
 VERSION := $(shell cat VERSION)
@@ -67,6 +67,13 @@ test: test-tools build
 bench: deps
 	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} \
 	  go test -run '^$$' -bench . -benchmem ./...
+
+# Evaluation: the olmOCR-bench style checks (shared/app/testdata/bench) and
+# the team samples through the real local pipeline; prints Lectern against
+# pdftotext per category.
+eval: deps
+	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} \
+	  go test -count=1 -run 'TestEvalBench|TestEvalSamples' -v ./shared/app
 
 lint: frontend/node_modules/.package-lock.json
 	@out=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$out" ] || { echo "gofmt: $$out"; exit 1; }

@@ -1,0 +1,219 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+
+	"github.com/lectern/lectern/shared/evalbench"
+	"github.com/lectern/lectern/shared/magazine"
+)
+
+// benchFloor is Lectern's pass count per category of
+// testdata/bench/checks.jsonl as measured when the checks were written
+// (2026-11-23); fewer passes fail TestEvalBench. Raise a floor when a change
+// passes more checks; add one when a category is added.
+var benchFloor = map[string]int{
+	"absent-furniture": 12, // of 14; pdftotext 2
+	"footnotes":        4,  // of 4; pdftotext 0
+	"order-columns":    6,  // of 8; pdftotext 6
+	"present":          41, // of 46; pdftotext 44 (scotus and pr-136 fail to ingest)
+	"scans":            2,  // of 8; pdftotext 8 (its text layers are OCR)
+	"tables":           3,  // of 10; pdftotext 4 (tables are pictures, not read)
+	"all":              68, // of 90; pdftotext 64
+}
+
+// wholeFileMaxPages: files up to this many pages are ingested whole; from
+// longer ones only each checked page and its neighbours are cut out (pdfcpu)
+// and ingested, so the run stays short while furniture still repeats across
+// pages. A cut file is rewritten by pdfcpu, so damage MuPDF would trip over
+// in the original may not show on those pages.
+const wholeFileMaxPages = 4
+
+// TestEvalBench scores the read-aloud text of the checked pages against
+// testdata/bench/checks.jsonl (olmOCR-bench format: present, absent and
+// order tests with fuzzy matching, see package evalbench), and scores
+// `pdftotext` on the same pages as the baseline. It prints a table per
+// category and fails when a referenced page is missing or Lectern passes
+// fewer checks than benchFloor records. The issue's target, Lectern ahead
+// of pdftotext in every category, is printed but not asserted yet: that is
+// later work. It skips only when the sample folder is absent.
+func TestEvalBench(t *testing.T) {
+	dir := os.Getenv("LECTERN_SAMPLE_DATA")
+	if dir == "" {
+		t.Skip("LECTERN_SAMPLE_DATA is not set: sample PDFs absent")
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Fatal("pdftotext (poppler-utils) is not installed; make deps installs it")
+	}
+	f, err := os.Open(filepath.Join("testdata", "bench", "checks.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	checks, err := evalbench.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pagesOf := map[string][]int{} // pdf → checked pages, sorted
+	for _, c := range checks {
+		if !slices.Contains(pagesOf[c.PDF], c.Page) {
+			pagesOf[c.PDF] = append(pagesOf[c.PDF], c.Page)
+		}
+	}
+
+	mag := magazineOf(t, openTestLocal(t, "http://127.0.0.1", 2))
+	ctx := context.Background()
+	type key struct {
+		pdf  string
+		page int
+	}
+	lectern, poppler := map[key]string{}, map[key]string{}
+	files := make([]string, 0, len(pagesOf))
+	for pdf := range pagesOf {
+		files = append(files, pdf)
+	}
+	slices.Sort(files)
+	for _, pdf := range files {
+		pages := pagesOf[pdf]
+		slices.Sort(pages)
+		path := filepath.Join(dir, pdf)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range pages {
+			out, err := exec.Command("pdftotext", "-f", strconv.Itoa(n), "-l", strconv.Itoa(n), path, "-").Output()
+			if err != nil {
+				t.Fatalf("pdftotext %s page %d: %v", pdf, n, err)
+			}
+			poppler[key{pdf, n}] = string(out)
+		}
+		// ingested page number → original page number
+		number := func(i int) int { return i }
+		if count, err := api.PageCount(bytes.NewReader(data), nil); err != nil {
+			t.Fatalf("%s: %v", pdf, err)
+		} else if count > wholeFileMaxPages {
+			var kept []int // original numbers of the pages cut out, in order
+			for _, n := range pages {
+				for m := max(1, n-1); m <= min(count, n+1); m++ {
+					if !slices.Contains(kept, m) {
+						kept = append(kept, m)
+					}
+				}
+			}
+			slices.Sort(kept)
+			var sel []string
+			for _, m := range kept {
+				sel = append(sel, strconv.Itoa(m))
+			}
+			var cut bytes.Buffer
+			if err := api.Trim(bytes.NewReader(data), &cut, sel, nil); err != nil {
+				t.Fatalf("cut pages %v from %s: %v", kept, pdf, err)
+			}
+			data = cut.Bytes()
+			number = func(i int) int { return kept[i-1] }
+		}
+		start := time.Now()
+		is, err := mag.IngestFile(ctx, filepath.Base(pdf), data)
+		if err != nil {
+			t.Fatalf("ingest %s: %v", pdf, err)
+		}
+		if is.Status != magazine.IssueReady {
+			// Scored as it is (a page that failed reads nothing); the
+			// floor, not this test, holds the pipeline to it.
+			t.Logf("%s: issue %s: %s %+v", pdf, is.Status, is.Error, is.PageErrors)
+		}
+		t.Logf("%s: %d pages ingested in %s", pdf, is.PageCount, time.Since(start).Round(time.Millisecond))
+		stored, err := mag.Issues.Repo.Pages(ctx, is.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range stored {
+			n := number(p.Number)
+			if slices.Contains(pages, n) {
+				lectern[key{pdf, n}] = readAloud(p)
+			}
+		}
+	}
+	dump := os.Getenv("LECTERN_EVAL_DUMP") // a folder: write both texts of each page there
+	for _, pdf := range files {
+		for _, n := range pagesOf[pdf] {
+			text, ok := lectern[key{pdf, n}]
+			if !ok {
+				t.Errorf("%s page %d: not ingested", pdf, n)
+			}
+			if dump != "" {
+				name := strings.NewReplacer("/", "_", ".pdf", "").Replace(pdf) + "-p" + strconv.Itoa(n)
+				for suffix, body := range map[string]string{".lectern.txt": text, ".pdftotext.txt": poppler[key{pdf, n}]} {
+					if err := os.WriteFile(filepath.Join(dump, name+suffix), []byte(body), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+
+	ours := evalbench.Score(checks, func(pdf string, page int) string { return lectern[key{pdf, page}] })
+	theirs := evalbench.Score(checks, func(pdf string, page int) string { return poppler[key{pdf, page}] })
+	categories := make([]string, 0, len(ours))
+	for c := range ours {
+		if c != "all" {
+			categories = append(categories, c)
+		}
+	}
+	slices.Sort(categories)
+	categories = append(categories, "all")
+	var table strings.Builder
+	fmt.Fprintf(&table, "%d checks on %d pages of %d files\n", len(checks), len(lectern), len(pagesOf))
+	fmt.Fprintf(&table, "%-18s %12s %12s\n", "category", "lectern", "pdftotext")
+	ahead := true
+	for _, c := range categories {
+		fmt.Fprintf(&table, "%-18s %5d / %-4d %5d / %-4d\n", c, ours[c].Pass, ours[c].Total, theirs[c].Pass, theirs[c].Total)
+		if c != "all" && ours[c].Pass <= theirs[c].Pass {
+			ahead = false
+		}
+	}
+	fmt.Fprintf(&table, "target (lectern ahead of pdftotext in every category) met: %v", ahead)
+	t.Log("\n" + table.String())
+	if testing.Verbose() {
+		for _, c := range checks {
+			if !c.Pass(lectern[key{c.PDF, c.Page}]) {
+				t.Logf("lectern fails %s (%s, %s p%d)", c.ID, c.Category, c.PDF, c.Page)
+			}
+		}
+	}
+	for _, c := range categories {
+		if floor, ok := benchFloor[c]; !ok && c != "all" {
+			t.Errorf("category %s has no floor in benchFloor (measured %d)", c, ours[c].Pass)
+		} else if ours[c].Pass < floor {
+			t.Errorf("%s: lectern passes %d of %d checks, below the floor of %d", c, ours[c].Pass, ours[c].Total, floor)
+		}
+	}
+}
+
+// readAloud is a page's read-aloud text: its regions in reading order whose
+// kind is read, as an article's text is built (review.ArticleText).
+func readAloud(p magazine.Page) string {
+	byID := make(map[string]magazine.Region, len(p.Regions))
+	for _, r := range p.Regions {
+		byID[r.ID] = r
+	}
+	var parts []string
+	for _, id := range p.Order {
+		if r, ok := byID[id]; ok && magazine.IsRead(r.Kind) && strings.TrimSpace(r.Text) != "" {
+			parts = append(parts, strings.TrimSpace(r.Text))
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
