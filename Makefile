@@ -69,11 +69,11 @@ bench: deps
 	  go test -run '^$$' -bench . -benchmem ./...
 
 # Evaluation: the olmOCR-bench style checks (shared/app/testdata/bench) and
-# the team samples through the real local pipeline; prints Lectern against
-# pdftotext per category.
+# the team samples and the public corpus through the real local pipeline;
+# prints Lectern against pdftotext per category and the corpus sweep.
 eval: deps
 	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} \
-	  go test -count=1 -run 'TestEvalBench|TestEvalSamples' -v ./shared/app
+	  go test -count=1 -run 'TestEvalBench|TestEvalSamples|TestEvalPublicCorpus' -v ./shared/app
 
 lint: frontend/node_modules/.package-lock.json
 	@out=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$out" ] || { echo "gofmt: $$out"; exit 1; }
