@@ -147,11 +147,12 @@ func (m *Pages) ReadArea(ctx context.Context, page magazine.Page, box magazine.B
 	if err != nil {
 		return "", err
 	}
-	full, err := pdf.Render(ctx, data, page.Number, TesseractDPI, m.Limits)
+	dpi := m.ocrDPI(page)
+	full, err := pdf.Render(ctx, data, page.Number, dpi, m.Limits)
 	if err != nil {
 		return "", err
 	}
-	crop, err := magazine.CropPixels(full, magazine.PixelRect(box, float64(TesseractDPI)/72, full.Bounds()))
+	crop, err := magazine.CropPixels(full, magazine.PixelRect(box, float64(dpi)/72, full.Bounds()))
 	if err != nil {
 		return "", nil // a box outside the page has nothing to read
 	}
@@ -159,7 +160,7 @@ func (m *Pages) ReadArea(ctx context.Context, page magazine.Page, box magazine.B
 	if err != nil {
 		return "", err
 	}
-	img := PageImage{PNG: b, Width: crop.Bounds().Dx(), Height: crop.Bounds().Dy(), DPI: TesseractDPI}
+	img := PageImage{PNG: b, Width: crop.Bounds().Dx(), Height: crop.Bounds().Dy(), DPI: dpi}
 	rec, err := chain.Recognize(ctx, PageInput{
 		Width: box[2], Height: box[3], Render: img,
 		HighRes: func(context.Context) (PageImage, error) { return img, nil },
@@ -243,8 +244,11 @@ func (m *Pages) put(ctx context.Context, key string, data []byte) error {
 	return nil
 }
 
-// PageDPI is the resolution renders are made at.
-func (m *Pages) PageDPI() int { return m.dpi() }
+// ocrDPI is the resolution a page is rendered at for OCR: TesseractDPI, or
+// the finest the pixel budget allows for a huge scan.
+func (m *Pages) ocrDPI(page magazine.Page) int {
+	return pdf.FitDPI(page.Width, page.Height, TesseractDPI, m.Limits.MaxRenderPixels)
+}
 
 func (m *Pages) dpi() int {
 	if m.DPI > 0 {

@@ -206,8 +206,7 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	rec, err := chain.Recognize(ctx, PageInput{
 		Width: page.Width, Height: page.Height, TextLayer: textLayer, Render: render,
 		HighRes: func(ctx context.Context) (PageImage, error) {
-			// A huge scan is read at the finest DPI the budget allows.
-			dpi := pdf.FitDPI(page.Width, page.Height, TesseractDPI, s.Pages.Limits.MaxRenderPixels)
+			dpi := s.Pages.ocrDPI(page)
 			img, err := pdf.Render(ctx, data, in.Page, dpi, s.Pages.Limits)
 			if err != nil {
 				return PageImage{}, err
