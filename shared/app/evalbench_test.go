@@ -212,8 +212,8 @@ func readAloud(p magazine.Page) string {
 	}
 	var parts []string
 	for _, id := range p.Order {
-		if r, ok := byID[id]; ok && magazine.IsRead(r.Kind) && strings.TrimSpace(r.Text) != "" {
-			parts = append(parts, strings.TrimSpace(r.Text))
+		if text := magazine.Spoken(byID[id], false); text != "" {
+			parts = append(parts, text)
 		}
 	}
 	return strings.Join(parts, "\n\n")

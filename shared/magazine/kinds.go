@@ -4,6 +4,8 @@
 // figure boundaries, cleanup, reading order, preview). No I/O lives here.
 package magazine
 
+import "strings"
+
 // Kind is a region type.
 type Kind string
 
@@ -90,3 +92,19 @@ func IsRead(k Kind) bool { info, _ := Info(k); return info.Read }
 
 // IsVisual reports whether k is a picture kind (figure, chart, table, code, image).
 func IsVisual(k Kind) bool { info, _ := Info(k); return info.Visual }
+
+// Spoken is what a region adds when it is read aloud: its text for a kind
+// that is read, a picture's description when descriptions are asked for,
+// else nothing ("").
+func Spoken(r Region, descriptions bool) string {
+	switch {
+	case IsVisual(r.Kind):
+		if descriptions {
+			return r.Description
+		}
+		return ""
+	case IsRead(r.Kind):
+		return strings.TrimSpace(r.Text)
+	}
+	return ""
+}

@@ -41,3 +41,22 @@ func TestKindTableIsComplete(t *testing.T) {
 		t.Error("unknown kind reported as known")
 	}
 }
+
+func TestSpoken(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		r            Region
+		descriptions bool
+		want         string
+	}{
+		{"a paragraph is its trimmed text", Region{Kind: KindParagraph, Text: "  Boats at dawn. "}, false, "Boats at dawn."},
+		{"a page number is never read", Region{Kind: KindPageNumber, Text: "12"}, true, ""},
+		{"a picture is silent without descriptions", Region{Kind: KindImage, Description: "A pier."}, false, ""},
+		{"a picture speaks its description on request", Region{Kind: KindImage, Description: "A pier."}, true, "A pier."},
+		{"an unknown region says nothing", Region{}, true, ""},
+	} {
+		if got := Spoken(tc.r, tc.descriptions); got != tc.want {
+			t.Errorf("%s: Spoken = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -187,16 +187,10 @@ func (s *Service) ArticleText(ctx context.Context, issue, id string, description
 		if err != nil {
 			return "", err
 		}
-		r, ok := region(p, ref.Region)
-		switch {
-		case !ok:
-			continue
-		case magazine.IsVisual(r.Kind):
-			if descriptions && r.Description != "" {
-				parts = append(parts, r.Description)
+		if r, ok := region(p, ref.Region); ok {
+			if text := magazine.Spoken(r, descriptions); text != "" {
+				parts = append(parts, text)
 			}
-		case magazine.IsRead(r.Kind) && strings.TrimSpace(r.Text) != "":
-			parts = append(parts, strings.TrimSpace(r.Text))
 		}
 	}
 	return strings.Join(parts, "\n\n"), nil
