@@ -1,4 +1,6 @@
 // Command prepare is the ingest state machine's Prepare task (statemachines/ingest.asl.json).
+// It links MuPDF (see its Makefile): a file pdfcpu calls corrupt is checked
+// with MuPDF, as in the local runner.
 package main
 
 import (
