@@ -28,10 +28,10 @@ var benchFloor = map[string]int{
 	"absent-furniture": 10, // of 14; pdftotext 2 (scotus, issue-316, 150109DSP read some furniture)
 	"footnotes":        4,  // of 4; pdftotext 0
 	"order-columns":    6,  // of 8; pdftotext 6 (multicolumn is read in the wrong column order)
-	"present":          43, // of 46; pdftotext 44
+	"present":          44, // of 46; pdftotext 44
 	"scans":            2,  // of 8; pdftotext 8 (their text layers are OCR; Lectern's Tesseract misses)
-	"tables":           1,  // of 10; pdftotext 4 (a table is one visual region, read through its description)
-	"all":              66, // of 90; pdftotext 64
+	"tables":           10, // of 10; pdftotext 4 (a table is read row by row, cells in order)
+	"all":              76, // of 90; pdftotext 64
 }
 
 // wholeFileMaxPages: files up to this many pages are ingested whole; from
@@ -80,6 +80,7 @@ func TestEvalBench(t *testing.T) {
 		page int
 	}
 	lectern, poppler := map[key]string{}, map[key]string{}
+	regions := map[key]string{} // a page's regions, one a line, for the dump
 	files := make([]string, 0, len(pagesOf))
 	for pdf := range pagesOf {
 		files = append(files, pdf)
@@ -144,6 +145,7 @@ func TestEvalBench(t *testing.T) {
 			n := number(p.Number)
 			if slices.Contains(pages, n) {
 				lectern[key{pdf, n}] = readAloud(p)
+				regions[key{pdf, n}] = regionListing(p)
 			}
 		}
 	}
@@ -156,7 +158,7 @@ func TestEvalBench(t *testing.T) {
 			}
 			if dump != "" {
 				name := strings.NewReplacer("/", "_", ".pdf", "").Replace(pdf) + "-p" + strconv.Itoa(n)
-				for suffix, body := range map[string]string{".lectern.txt": text, ".pdftotext.txt": poppler[key{pdf, n}]} {
+				for suffix, body := range map[string]string{".lectern.txt": text, ".pdftotext.txt": poppler[key{pdf, n}], ".regions.txt": regions[key{pdf, n}]} {
 					if err := os.WriteFile(filepath.Join(dump, name+suffix), []byte(body), 0o644); err != nil {
 						t.Fatal(err)
 					}
@@ -217,4 +219,20 @@ func readAloud(p magazine.Page) string {
 		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// regionListing is a page's regions in stored order, one a line: id, kind
+// (and the kind cleanup changed it from), box, engine and text, for
+// reading a dump.
+func regionListing(p magazine.Page) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "page %d engine %s order %v\n", p.Number, p.Engine, p.Order)
+	for _, r := range p.Regions {
+		kind := string(r.Kind)
+		if r.CleanedFrom != nil {
+			kind += " (was " + string(r.CleanedFrom.Kind) + ", " + r.CleanedFrom.Rule + ")"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%.0f\t%q\n", r.ID, kind, r.BBox, r.Text)
+	}
+	return b.String()
 }

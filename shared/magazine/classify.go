@@ -18,6 +18,15 @@ type TextBlock struct {
 	Bold      bool
 	Italic    bool
 	LineCount int
+	// Lines are the block's lines, top to bottom, when the source knows
+	// them (the PDF text layer); a table is read from its lines, row by row.
+	Lines []TextLine
+}
+
+// TextLine is one line of a text block.
+type TextLine struct {
+	BBox BBox
+	Text string
 }
 
 // TextPage is one page of text-layer blocks with the page size and, when

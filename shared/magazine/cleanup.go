@@ -64,8 +64,8 @@ type Change struct {
 //     proportion to the text (each part at least 15%). A split is not a
 //     re-type: it is reversed with the layout backup, not Uncleanup.
 //  2. text-in-image: a text region with InsidePictureShare of its area inside
-//     a picture region (not a page background, see BackgroundPictureShare)
-//     that is a label, not a sentence or paragraph set on the picture (see
+//     a picture region (not a page background, see BackgroundPictureShare;
+//     not a table, which is read) that is a label, not a sentence or paragraph set on the picture (see
 //     readsAsText);
 //  3. noise: a text region with no letters or digits, or at most
 //     NoiseMaxRunes letters/digits in a box under NoiseMaxArea pt²
@@ -136,7 +136,9 @@ func Cleanup(page Page) (Page, []Change) {
 			continue
 		}
 		for _, p := range page.Regions {
-			if !IsVisual(p.Kind) || p.ID == r.ID {
+			// A table is read, so text on it (cells it did not take in) is
+			// read in its place too, never silenced as a label.
+			if !IsVisual(p.Kind) || p.Kind == KindTable || p.ID == r.ID {
 				continue
 			}
 			if pageArea > 0 && p.BBox.Area() > BackgroundPictureShare*pageArea {

@@ -226,3 +226,17 @@ func TestCleanupKeepsTextSetOnPictures(t *testing.T) {
 		})
 	}
 }
+
+// A table's refined box can take in cells the grid did not (a header set
+// over ruled columns, a second ruled table touching it): they are table
+// text, read in place, never labels.
+func TestCleanupKeepsTextOnTables(t *testing.T) {
+	table := reg("t", KindTable, 56, 204, 480, 253)
+	for _, text := range []string{"总资产（元）", "298,608,889.04", "Labor"} {
+		cellReg := textReg("c", KindParagraph, 60, 420, 60, 10, text)
+		got, changes := Cleanup(Page{Width: 595, Height: 842, Regions: []Region{table, cellReg}})
+		if got.Regions[1].Kind != KindParagraph || len(changes) != 0 {
+			t.Errorf("%q on a table: kind %q, changes %+v; want a paragraph, no change", text, got.Regions[1].Kind, changes)
+		}
+	}
+}

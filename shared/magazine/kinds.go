@@ -70,7 +70,8 @@ var Kinds = []KindInfo{
 	{Kind: KindImage, Visual: true},
 	{Kind: KindFigure, Visual: true},
 	{Kind: KindChart, Visual: true},
-	{Kind: KindTable, Visual: true},
+	// A table is a picture that is also read: its rows, cells in order.
+	{Kind: KindTable, Read: true, Visual: true},
 	{Kind: KindCode, Visual: true},
 	{Kind: KindNoise, Cleanup: true},
 	{Kind: KindDuplicate, Cleanup: true},
@@ -93,18 +94,16 @@ func IsRead(k Kind) bool { info, _ := Info(k); return info.Read }
 // IsVisual reports whether k is a picture kind (figure, chart, table, code, image).
 func IsVisual(k Kind) bool { info, _ := Info(k); return info.Visual }
 
-// Spoken is what a region adds when it is read aloud: its text for a kind
-// that is read, a picture's description when descriptions are asked for,
-// else nothing ("").
+// Spoken is what a region adds when it is read aloud: a picture's
+// description when descriptions are asked for, then its text for a kind
+// that is read (a table's rows), else nothing ("").
 func Spoken(r Region, descriptions bool) string {
-	switch {
-	case IsVisual(r.Kind):
-		if descriptions {
-			return r.Description
-		}
-		return ""
-	case IsRead(r.Kind):
-		return strings.TrimSpace(r.Text)
+	var parts []string
+	if IsVisual(r.Kind) && descriptions && strings.TrimSpace(r.Description) != "" {
+		parts = append(parts, strings.TrimSpace(r.Description))
 	}
-	return ""
+	if IsRead(r.Kind) && strings.TrimSpace(r.Text) != "" {
+		parts = append(parts, strings.TrimSpace(r.Text))
+	}
+	return strings.Join(parts, "\n")
 }

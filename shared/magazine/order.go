@@ -112,8 +112,15 @@ func ReadingOrder(page Page) []string {
 			}
 			return members[i].BBox[0] < members[j].BBox[0]
 		})
-		for _, r := range members {
-			order = append(order, r.ID)
+		for start := 0; start < len(members); {
+			end := start + 1
+			for end < len(members) && column(members[end]) == column(members[start]) {
+				end++
+			}
+			for _, r := range byRows(members[start:end]) {
+				order = append(order, r.ID)
+			}
+			start = end
 		}
 	}
 	sortTopLeft(pulls)
@@ -141,7 +148,7 @@ func ApplyOrder(page Page) Page {
 func columnStarts(flow []Region) (starts []float64, tol float64) {
 	var widths []float64
 	for _, r := range flow {
-		if isBodyKind(r.Kind) && r.BBox[2] > 0 {
+		if isColumnText(r) {
 			widths = append(widths, r.BBox[2])
 		}
 	}
@@ -154,7 +161,7 @@ func columnStarts(flow []Region) (starts []float64, tol float64) {
 	var lefts []float64
 	for _, r := range flow {
 		w := r.BBox[2]
-		if isBodyKind(r.Kind) && w >= median/ColumnWidthSpread && w <= median*ColumnWidthSpread {
+		if isColumnText(r) && w >= median/ColumnWidthSpread && w <= median*ColumnWidthSpread {
 			lefts = append(lefts, r.BBox[0])
 		}
 	}
@@ -175,6 +182,45 @@ func columnStarts(flow []Region) (starts []float64, tol float64) {
 }
 
 func isBodyKind(k Kind) bool { return k == KindParagraph || k == KindList }
+
+// ColumnTextMinLines: body text at least this many lines tall shows where a
+// column runs. One-line paragraphs (table cells, form labels, a date line)
+// say nothing of columns: counting them made every cell a column start.
+const ColumnTextMinLines = 1.6
+
+// isColumnText: a paragraph or list of more than one line (or of unknown
+// font size, as vision engines give), which marks a column.
+func isColumnText(r Region) bool {
+	return isBodyKind(r.Kind) && r.BBox[2] > 0 && (r.FontSize <= 0 || r.BBox[3] >= ColumnTextMinLines*r.FontSize)
+}
+
+// RowToleranceEms: regions of one column whose tops are within this many
+// font sizes sit on one row (the cells of a table row, a label and its
+// value) and are read left to right.
+const RowToleranceEms = 0.5
+
+// byRows reads a column's regions (sorted top to bottom) row by row: a run
+// of regions whose tops lie within RowToleranceEms of the run's first is
+// one row, read left to right, so a cell a fraction of a point higher than
+// its row's first cell does not jump ahead of it.
+func byRows(col []Region) []Region {
+	out := make([]Region, 0, len(col))
+	for start := 0; start < len(col); {
+		em := col[start].FontSize
+		if em <= 0 {
+			em = MinColumnTolerance
+		}
+		end := start + 1
+		for end < len(col) && col[end].BBox[1]-col[start].BBox[1] <= RowToleranceEms*em {
+			end++
+		}
+		row := slices.Clone(col[start:end])
+		sort.SliceStable(row, func(i, j int) bool { return row[i].BBox[0] < row[j].BBox[0] })
+		out = append(out, row...)
+		start = end
+	}
+	return out
+}
 
 func sortTopLeft(rs []Region) {
 	sort.SliceStable(rs, func(i, j int) bool {

@@ -9,6 +9,8 @@ func reg(id string, k Kind, x, y, w, h float64) Region {
 	return Region{ID: id, Kind: k, BBox: BBox{x, y, w, h}}
 }
 
+func withSize(r Region, size float64) Region { r.FontSize = size; return r }
+
 func TestReadingOrder(t *testing.T) {
 	// A4-ish page, two columns at x=40 and x=310, 250 pt wide.
 	tests := []struct {
@@ -16,6 +18,17 @@ func TestReadingOrder(t *testing.T) {
 		regions []Region
 		want    []string
 	}{
+		{
+			name: "one-line cells of a form under a centred heading are rows, not columns",
+			regions: []Region{
+				withSize(reg("h", KindHeadline, 221, 95, 152, 16), 16),
+				withSize(reg("v1", KindParagraph, 265, 421.5, 56, 10), 9), withSize(reg("l1", KindParagraph, 58, 421.8, 54, 9), 9),
+				withSize(reg("v2", KindParagraph, 372, 421.5, 56, 10), 9),
+				withSize(reg("l2", KindParagraph, 58, 442, 144, 9), 9), withSize(reg("v3", KindParagraph, 262, 441.5, 59, 10), 9),
+				withSize(reg("p", KindParagraph, 57, 622, 482, 41), 9),
+			},
+			want: []string{"h", "l1", "v1", "v2", "l2", "v3", "p"},
+		},
 		{
 			name: "two columns read column by column",
 			regions: []Region{

@@ -45,6 +45,7 @@ type cell struct {
 	lines int
 	// stacked: a number on every line, so its lines are rows of their own.
 	stacked bool
+	text    string
 }
 
 func (c cell) top() float64     { return c.box[1] }
@@ -55,8 +56,9 @@ func (c cell) centreY() float64 { return c.box[1] + c.box[3]/2 }
 // (Kind and VisualKind table) whose box is their union and whose text is
 // the rows top to bottom, one a line, cells left to right joined by a tab
 // (whitespace, so never spoken as a symbol), dot leaders dropped.
-// A table is read only through its description, like every picture kind,
-// so the text is for review and for a retype back to text.
+// A table is read aloud row by row (its text), after its description when
+// descriptions are asked for; the tab between cells is for the speech step
+// to pause on.
 //
 // A grid: rows of at least two short blocks (paragraph, subhead or footnote
 // so far; at most TableCellMaxLines lines; digits, or at most
@@ -71,7 +73,9 @@ func (c cell) centreY() float64 { return c.box[1] + c.box[3]/2 }
 func tables(blocks []TextBlock, regions []Region, body float64) []Region {
 	var cells []cell
 	for i, r := range regions {
-		if c, ok := tableCell(i, blocks[i], r, body); ok {
+		if lines, ok := lineCells(i, blocks[i], r, body); ok {
+			cells = append(cells, lines...)
+		} else if c, ok := tableCell(i, blocks[i], r, body); ok {
 			cells = append(cells, c)
 		}
 	}
@@ -94,8 +98,15 @@ func tables(blocks []TextBlock, regions []Region, body float64) []Region {
 		for _, c := range cells {
 			if _, in := member[c.i]; !in && c.box.Overlap(box) >= TableInsideShare*c.box.Area() {
 				member[c.i] = g
-				grids[g] = append(grids[g], c)
 			}
+		}
+	}
+	// A table holds every cell of its blocks: a block read line by line
+	// brings all its lines, also those outside the grid's rows.
+	members := make([][]cell, len(grids))
+	for _, c := range cells {
+		if g, in := member[c.i]; in {
+			members[g] = append(members[g], c)
 		}
 	}
 	out := make([]Region, 0, len(regions))
@@ -107,7 +118,7 @@ func tables(blocks []TextBlock, regions []Region, body float64) []Region {
 			out = append(out, r)
 		case !done[g]:
 			done[g] = true
-			out = append(out, tableRegion(grids[g], regions))
+			out = append(out, tableRegion(members[g], regions))
 		}
 	}
 	for i := range out {
@@ -144,7 +155,51 @@ func tableCell(i int, b TextBlock, r Region, body float64) (cell, bool) {
 	if em <= 0 {
 		em = body
 	}
-	return cell{i: i, box: r.BBox, em: math.Max(em, 4), lines: lines, stacked: lines > 1 && numbers >= lines}, true
+	return cell{i: i, box: r.BBox, em: math.Max(em, 4), lines: lines, stacked: lines > 1 && numbers >= lines, text: r.Text}, true
+}
+
+// TableProseStarts: a block whose lines start lower case this often
+// (after its first) is running prose, not a column of cells.
+const TableProseStarts = 0.2
+
+// lineCells splits a block that is a column of cells (the PDF set a whole
+// table column as one block: names, or figures, one a line) into one cell a
+// line, so the table reads row by row. Each line must be a cell on its own
+// (digits, or at most TableCellMaxWords words; not a lone bullet), and few
+// lines may start lower case: prose continues its sentences on the next
+// line, a column of cells does not.
+func lineCells(i int, b TextBlock, r Region, body float64) ([]cell, bool) {
+	switch r.Kind {
+	case KindParagraph, KindSubhead, KindFootnote:
+	default:
+		return nil, false
+	}
+	if len(b.Lines) < 2 {
+		return nil, false
+	}
+	em := b.FontSize
+	if em <= 0 {
+		em = body
+	}
+	em = math.Max(em, 4)
+	lower := 0
+	out := make([]cell, 0, len(b.Lines))
+	for k, l := range b.Lines {
+		text := NormalizeText(strings.TrimSpace(l.Text))
+		words := strings.Fields(text)
+		if len(words) == 0 || listMarkerRe.MatchString(text) ||
+			strings.IndexFunc(text, unicode.IsDigit) < 0 && len(words) > TableCellMaxWords {
+			return nil, false
+		}
+		if k > 0 && startsLower(text) {
+			lower++
+		}
+		out = append(out, cell{i: i, box: l.BBox, em: em, lines: 1, text: text})
+	}
+	if float64(lower) > TableProseStarts*float64(len(b.Lines)-1) {
+		return nil, false
+	}
+	return out, true
 }
 
 // findTables groups cells into rows and rows into grids that pass the rules.
@@ -324,15 +379,15 @@ func alignedX(a, b cell) bool {
 // tableRegion is the one region of a grid's cells.
 func tableRegion(grid []cell, regions []Region) Region {
 	first := slices.MinFunc(grid, func(a, b cell) int { return a.i - b.i })
-	box := grid[0].box
+	box := regions[grid[0].i].BBox // the union of its blocks
 	for _, c := range grid[1:] {
-		box = box.Union(c.box)
+		box = box.Union(regions[c.i].BBox)
 	}
 	var lines []string
 	for _, row := range groupRows(grid) {
 		texts := make([]string, len(row))
 		for k, c := range row {
-			texts[k] = strings.Join(strings.Fields(dotLeaderRe.ReplaceAllString(regions[c.i].Text, " ")), " ")
+			texts[k] = strings.Join(strings.Fields(dotLeaderRe.ReplaceAllString(c.text, " ")), " ")
 		}
 		lines = append(lines, strings.Join(texts, "\t"))
 	}

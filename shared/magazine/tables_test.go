@@ -2,6 +2,7 @@ package magazine
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,15 @@ func grid(y0, pitch float64, xs, ws []float64, rows ...[]string) []TextBlock {
 		}
 	}
 	return out
+}
+
+// column9 is one block of 9 pt lines, pitch points apart, that knows its lines.
+func column9(x, y, pitch, w float64, lines ...string) TextBlock {
+	b := TextBlock{BBox: BBox{x, y, w, pitch*float64(len(lines)-1) + 10}, Text: strings.Join(lines, " "), FontSize: 9, LineCount: len(lines)}
+	for k, l := range lines {
+		b.Lines = append(b.Lines, TextLine{BBox: BBox{x, y + float64(k)*pitch, w * float64(len(l)) / 20, 10}, Text: l})
+	}
+	return b
 }
 
 func TestClassifyTables(t *testing.T) {
@@ -49,6 +59,19 @@ func TestClassifyTables(t *testing.T) {
 				{BBox: BBox{400, 320, 60, 30}, Text: "$0 $10 $6,205", FontSize: 9, LineCount: 3},
 			},
 			"Action\tLabor\tParts\nInstall Verify Remove\t$85 $85 $0\t$0 $10 $6,205"},
+		{"columns set as one block each, names and figures, read row by row",
+			[]TextBlock{
+				column9(60, 300, 12, 120, "State", "Alabama", "District of Columbia", "Texas"),
+				column9(250, 300, 12, 60, "Permit", "18,870", "0", "21,550"),
+				column9(400, 300, 12, 60, "Handgun", "23,022", "1,017", "56,941"),
+			},
+			"State\tPermit\tHandgun\nAlabama\t18,870\t23,022\nDistrict of Columbia\t0\t1,017\nTexas\t21,550\t56,941"},
+		{"narrow prose columns of short lines are not a table",
+			[]TextBlock{
+				column9(60, 300, 12, 100, "The council met", "again on Tuesday", "and voted on the", "bridge in the rain", "after a debate."),
+				column9(250, 300, 12, 100, "Work starts in", "spring, and the", "engineers expect", "the repairs to last", "into the autumn."),
+			},
+			""},
 		{"two-column body text is not a table",
 			[]TextBlock{body10(50, 300, lorem), body10(320, 300, lorem), body10(50, 410, lorem), body10(320, 410, lorem), body10(50, 520, lorem), body10(320, 520, lorem)},
 			""},

@@ -230,6 +230,7 @@ func mergeBlocks(blocks []magazine.TextBlock) []magazine.TextBlock {
 				a.Text = joinText(a.Text, b.Text)
 				a.BBox = a.BBox.Union(b.BBox)
 				a.LineCount += b.LineCount
+				a.Lines = append(a.Lines, b.Lines...)
 				joined = true
 				break
 			}
@@ -301,8 +302,10 @@ func joinLines(lines []*stextLine) magazine.TextBlock {
 	box := lines[0].box
 	sizes := map[float64]int{}
 	bold, italic, chars := 0, 0, 0
+	own := make([]magazine.TextLine, len(lines))
 	for i, l := range lines {
 		s := strings.TrimSpace(l.text.String())
+		own[i] = magazine.TextLine{BBox: l.box, Text: s}
 		if i > 0 {
 			// A word hyphenated across lines is joined back; a dash that
 			// ends a line before a capital stays.
@@ -328,6 +331,7 @@ func joinLines(lines []*stextLine) magazine.TextBlock {
 		Bold:      chars > 0 && bold*2 > chars,
 		Italic:    chars > 0 && italic*2 > chars,
 		LineCount: len(lines),
+		Lines:     own,
 	}
 }
 
