@@ -62,9 +62,12 @@ const (
 
 var (
 	pageNumberRe = regexp.MustCompile(`(?i)^(?:(?:page|p\.|pg\.?)\s*)?\d{1,4}(?:\s+of\s+\d{1,4})?$|^(?:page|p\.|pg\.?)\s*\d{1,4}\s*/\s*\d{1,4}$|^\d{1,4}\s*[|·•—–-]\s*\S.{0,60}$|^.{0,60}\S\s*[|·•—–-]\s*\d{1,4}$`)
-	captionRe    = regexp.MustCompile(`(?i)^(?:fig\.|fig|figure|table|chart|exhibit|plate|illustration)\s*\d+[a-z]?\b`)
-	sourceRe     = regexp.MustCompile(`(?i)^(?:(?:sources?|photos?|photographs?|photography|pictures?|images?|credits?|illustrations?|graphics?|photo credit|image credit)\s*(?::|by\b)|courtesy\b|©|\(c\)\s)`)
-	photoByRe    = regexp.MustCompile(`(?i)^(?:photos?|photographs?|photography|illustrations?)\s+by\b`)
+	// monthYearRe: a dateline ending in a year ("November - 2015"), which
+	// the folio pattern "Title – 12" would otherwise take for a page number.
+	monthYearRe = regexp.MustCompile(`(?i)\b` + monthRe + `\.?\W{0,3}\d{4}$`)
+	captionRe   = regexp.MustCompile(`(?i)^(?:fig\.|fig|figure|table|chart|exhibit|plate|illustration)\s*\d+[a-z]?\b`)
+	sourceRe    = regexp.MustCompile(`(?i)^(?:(?:sources?|photos?|photographs?|photography|pictures?|images?|credits?|illustrations?|graphics?|photo credit|image credit)\s*(?::|by\b)|courtesy\b|©|\(c\)\s)`)
+	photoByRe   = regexp.MustCompile(`(?i)^(?:photos?|photographs?|photography|illustrations?)\s+by\b`)
 )
 
 // Classify labels text-layer blocks, one region per block in block order,
@@ -131,6 +134,11 @@ func ClassifyPages(pages []TextPage) [][]Region {
 		}
 		// A page dense with notes can make their size the page's body size;
 		// notes are small against the document's body too.
+		for bi, numbering := range lineNumbers(p) {
+			if numbering {
+				regions[bi].Kind = KindFurniture
+			}
+		}
 		for bi, note := range footnotes(p, regions, math.Max(body, docBody)) {
 			if note && regions[bi].Kind == KindParagraph {
 				regions[bi].Kind = KindFootnote
@@ -151,7 +159,7 @@ func classifyBlock(p TextPage, bi int, b TextBlock, regions []Region, body float
 		ratio = b.FontSize / body
 	}
 	switch {
-	case pageNumberRe.MatchString(text) && nearEdge(p, b.BBox):
+	case pageNumberRe.MatchString(text) && !monthYearRe.MatchString(text) && nearEdge(p, b.BBox):
 		return KindPageNumber
 	case repeats >= need, pageFurniture(p, b, text, body, ratio, repeats >= 2):
 		return KindFurniture

@@ -76,7 +76,7 @@ func TestClassifyDeckFollowsHeadline(t *testing.T) {
 func TestClassifyFurnitureRepeatsAcrossPages(t *testing.T) {
 	mk := func(n int, header string) TextPage {
 		return TextPage{Width: 612, Height: 792, Blocks: []TextBlock{
-			{BBox: BBox{50, 30, 200, 10}, Text: header, FontSize: 8},
+			{BBox: BBox{50, 30, 200, 10}, Text: header, FontSize: 10},
 			body10(50, 200, lorem),
 			{BBox: BBox{400, 200, 150, 14}, Text: "Only here " + strings.Repeat("x", n), FontSize: 10},
 		}}

@@ -1,8 +1,11 @@
 package magazine
 
 import (
+	"cmp"
 	"math"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -57,6 +60,10 @@ var (
 		// Document part numbers and revisions ("Doc. No. 4711-B", "Rev. C",
 		// "Frm 00012").
 		regexp.MustCompile(`(?i)\brev(?:ision)?\.?\s*(?:[a-z]\b|\d)|\b(?:part|doc(?:ument)?|pub(?:lication)?|form|report|order)\.?\s*(?:no\.?|number|#)\s*[a-z0-9]|\bp/n\b|^[a-z]{1,6}\.?\s+\d{4,}$`),
+		// Form codes and their revision dates ("DCF-F-2476-E (R. 04/2014)").
+		regexp.MustCompile(`^[A-Z]{2,6}(?:-[A-Z0-9]{1,6}){2,}\b|\(\s*(?i:r|rev)\.?\s*\d{1,2}/\d{2,4}\s*\)`),
+		// A journal's short title with volume and issue ("ER 29,2").
+		regexp.MustCompile(`^\p{Lu}{2,6}\s+\d{1,3}\s*[,(/]\s*\d{1,2}\)?$`),
 	}
 	// stampRe: archive, repository and scanner stamps, and "Page x of y".
 	// These are never body text, so small type anywhere is evidence enough.
@@ -72,6 +79,7 @@ var (
 // own page, plus weak repetition (on at least two pages of the window, but
 // fewer than the half furnitureBlocks needs):
 //
+//   - always: a short code with digits wholly in a side margin (inMargin);
 //   - never: a long block (FurnitureMaxRunes, FurnitureMaxLines) or a
 //     display size (≥ DeckRatio × body: a headline near the top);
 //   - placed: wholly inside the top or bottom FurnitureBand and set apart
@@ -79,9 +87,16 @@ var (
 //     (a margin stamp);
 //   - small: at most CaptionRatio × body;
 //   - furniture when placed and (a pattern, or repeated, or rotated and
-//     small), or small with a stamp (stampRe) anywhere. A block at body
+//     small, or small and a label: isLabel, no picture beside it), or
+//     small with a stamp (stampRe) anywhere. A block at body
 //     size that reads as a sentence (ProseMinLowerWords) needs repetition.
 func pageFurniture(p TextPage, b TextBlock, text string, body, ratio float64, repeated bool) bool {
+	if inMargin(p, b.BBox) && b.LineCount <= 2 && utf8.RuneCountInString(text) <= MarginMaxRunes &&
+		strings.IndexFunc(text, unicode.IsDigit) >= 0 && !gluedToBody(p, b.BBox, body) {
+		// A short code with digits alone in the outer margin, at any size:
+		// a journal's volume line, a folio, a stamp number.
+		return true
+	}
 	if utf8.RuneCountInString(text) > FurnitureMaxRunes || b.LineCount > FurnitureMaxLines || ratio >= DeckRatio {
 		return false
 	}
@@ -96,8 +111,123 @@ func pageFurniture(p TextPage, b TextBlock, text string, body, ratio float64, re
 		return true
 	case placed && furniturePattern(text):
 		return true
+	case placed && small && isLabel(text) && !nextToPicture(p.Pictures, b.BBox, body):
+		// A short line in small type set apart in the top or bottom band:
+		// a running head or a printer's line, not a caption (no picture
+		// beside it) nor a note (no mark, no sentence).
+		return true
 	}
 	return small && stampRe.MatchString(text)
+}
+
+// Label and margin limits for single-page furniture.
+const (
+	// LabelMaxWords: a running head in small type has at most this many words.
+	LabelMaxWords = 8
+	// MarginMaxRunes: a margin code is at most this many characters.
+	MarginMaxRunes = 12
+)
+
+// isLabel: a few words that do not make a sentence or a note.
+func isLabel(text string) bool {
+	t := strings.TrimSpace(text)
+	words := len(strings.Fields(t))
+	return words > 0 && words <= LabelMaxWords && !strings.HasSuffix(t, ".") && !isFootnoteStart(t) &&
+		strings.IndexFunc(t, unicode.IsLetter) >= 0
+}
+
+// inMargin: the box lies wholly inside the left or right FurnitureBand.
+func inMargin(p TextPage, b BBox) bool {
+	if p.Width <= 0 {
+		return false
+	}
+	band := FurnitureBand * p.Width
+	return b[0]+b[2] <= band || b[0] >= p.Width-band
+}
+
+// Line numbering (legal transcripts, line-numbered manuscripts).
+const (
+	// LineNumbersMin: at least this many numbers make a numbering column.
+	LineNumbersMin = 5
+	// LineNumbersSpan: the column runs down at least this share of the page.
+	LineNumbersSpan = 0.4
+)
+
+var bareNumberRe = regexp.MustCompile(`^\d{1,4}$`)
+
+// lineNumbers marks the blocks that number the page's lines: bare numbers
+// right-aligned (or left-aligned) in one column, rising by one top to
+// bottom, running down LineNumbersSpan of the page, with every other block
+// beside them starting clear of the column. A table's rank column fails the
+// last test: its rows' text starts left of or at the numbers' edge.
+func lineNumbers(p TextPage) []bool {
+	out := make([]bool, len(p.Blocks))
+	if p.Height <= 0 {
+		return out
+	}
+	var nums []int
+	for i, b := range p.Blocks {
+		if bareNumberRe.MatchString(strings.TrimSpace(b.Text)) {
+			nums = append(nums, i)
+		}
+	}
+	for len(nums) >= LineNumbersMin {
+		// The column of the first number: those aligned on its right or left edge.
+		first := p.Blocks[nums[0]].BBox
+		tol := math.Max(p.Blocks[nums[0]].FontSize, 6) / 2
+		var col, rest []int
+		for _, i := range nums {
+			b := p.Blocks[i].BBox
+			if math.Abs(b[0]+b[2]-first[0]-first[2]) <= tol || math.Abs(b[0]-first[0]) <= tol {
+				col = append(col, i)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		if isLineNumbering(p, col) {
+			for _, i := range col {
+				out[i] = true
+			}
+		}
+		nums = rest
+	}
+	return out
+}
+
+func isLineNumbering(p TextPage, col []int) bool {
+	if len(col) < LineNumbersMin {
+		return false
+	}
+	sorted := slices.Clone(col)
+	slices.SortFunc(sorted, func(a, b int) int { return cmp.Compare(p.Blocks[a].BBox[1], p.Blocks[b].BBox[1]) })
+	rising := 0
+	left, right := math.Inf(1), math.Inf(-1)
+	for k, i := range sorted {
+		b := p.Blocks[i].BBox
+		left, right = math.Min(left, b[0]), math.Max(right, b[0]+b[2])
+		if k > 0 {
+			prev, _ := strconv.Atoi(strings.TrimSpace(p.Blocks[sorted[k-1]].Text))
+			cur, _ := strconv.Atoi(strings.TrimSpace(p.Blocks[i].Text))
+			if cur == prev+1 {
+				rising++
+			}
+		}
+	}
+	top := p.Blocks[sorted[0]].BBox[1]
+	last := p.Blocks[sorted[len(sorted)-1]].BBox
+	if rising < (len(sorted)-1)*3/4 || (last[1]+last[3]-top) < LineNumbersSpan*p.Height {
+		return false
+	}
+	// Every other block level with the column lies wholly to one side of it.
+	for i, b := range p.Blocks {
+		if slices.Contains(col, i) || b.BBox[1]+b.BBox[3] < top || b.BBox[1] > last[1]+last[3] {
+			continue
+		}
+		if b.BBox[0] < right && b.BBox[0]+b.BBox[2] > left {
+			return false
+		}
+	}
+	return true
 }
 
 func furniturePattern(text string) bool {

@@ -1,6 +1,9 @@
 package magazine
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // onePage classifies block on a one-page document (612×792 pt) with two
 // 10 pt body columns from y=200 to 560, and returns its kind.
@@ -29,6 +32,8 @@ func TestClassifySinglePageFurniture(t *testing.T) {
 		{"date and time stamp in the footer", line(50, 760, 200, 8, "Printed 12/03/2024 14:05"), KindFurniture},
 		{"full date in the header", line(400, 30, 150, 8, "Thursday, August 6, 2020"), KindFurniture},
 		{"Page x of y in the footer", line(500, 760, 60, 8, "Page 3 of 12"), KindPageNumber},
+		{"a folio of title and number in the footer", line(450, 760, 100, 8, "The Monthly – 12"), KindPageNumber},
+		{"a month and year at display size in the header is not a page number", line(466, 43, 117, 15, "November - 2015"), KindHeadline},
 		{"Page x of y inside a footer line", line(50, 760, 300, 8, "Annual report — Page 3 of 12"), KindFurniture},
 		{"copyright line in the footer", line(50, 760, 300, 8, "© 2021 Elsevier Ltd. All rights reserved."), KindFurniture},
 		{"Copyright word in the footer", line(50, 760, 300, 8, "Copyright 2019 The Authors"), KindFurniture},
@@ -49,9 +54,17 @@ func TestClassifySinglePageFurniture(t *testing.T) {
 		{"headline at the top in a large font is not furniture", line(50, 20, 500, 30, "Bridge Opens on June 1, 2024"), KindHeadline},
 		{"body paragraph mentioning a date is not furniture", body10(50, 600, "On August 6, 2020 the council met again and voted on the bridge plan, which had been delayed for years."), KindParagraph},
 		{"sentence at body size in the footer band is not furniture", line(50, 725, 500, 10, "The vote on August 6, 2020 was close and the mayor said it was a fair one."), KindParagraph},
-		{"small text in the footer band without a pattern is not furniture", line(50, 760, 200, 8, "Continued overleaf"), KindParagraph},
+		// Position plus size: a short line in small type set apart in a band.
+		{"small jump line in the footer band", line(50, 760, 200, 8, "Continued overleaf"), KindFurniture},
+		{"small running head of title and month", line(50, 30, 200, 8, "THE MONTHLY · MARCH 2024"), KindFurniture},
+		{"small reporter's line in the footer", line(263, 743, 122, 10*0.83, "Alderson Reporting Company"), KindFurniture},
+		{"form code with its revision date in the footer", line(24, 757, 104, 8, "DCF-F-2476-E  (R. 04/2014)"), KindFurniture},
+		{"journal short title, volume and issue in the margin", TextBlock{BBox: BBox{20, 82, 21, 27}, Text: "ER 29,2", FontSize: 13, LineCount: 2}, KindFurniture},
+		{"small sentence in the footer band is not furniture", line(50, 760, 400, 8, "The bridge opened to traffic in May."), KindParagraph},
+		{"small note with a mark in the footer band is a footnote", line(50, 760, 400, 8, "* Figures are for 2020"), KindFootnote},
+		{"margin note in words is not furniture", TextBlock{BBox: BBox{5, 300, 40, 24}, Text: "See the map", FontSize: 7, LineCount: 2}, KindParagraph},
 		{"small date outside the bands is not furniture", line(50, 600, 200, 8, "Thursday, August 6, 2020"), KindParagraph},
-		{"month and year alone in the header is not furniture", line(50, 30, 200, 8, "THE MONTHLY · MARCH 2024"), KindParagraph},
+		{"month and year alone in the header at body size is not furniture", line(50, 30, 200, 10, "THE MONTHLY · MARCH 2024"), KindParagraph},
 		{"tall narrow block of several lines is not a rotated stamp", TextBlock{BBox: BBox{590, 300, 8, 60}, Text: "10 60 12", FontSize: 7, LineCount: 3}, KindParagraph},
 		{"URL-only line is not a subhead", line(50, 600, 200, 13, "www.themonthly.com/bridge"), KindParagraph},
 		{"bold URL-only line is not a subhead", TextBlock{BBox: BBox{50, 600, 200, 12}, Text: "https://example.org/bridge", FontSize: 10, Bold: true, LineCount: 1}, KindParagraph},
@@ -102,8 +115,8 @@ func TestClassifyFurnitureWeakRepetitionInBand(t *testing.T) {
 	if got[1][1].Kind != KindFurniture || got[2][1].Kind != KindFurniture {
 		t.Errorf("head repeated on two pages in the band: %q, %q, want furniture", got[1][1].Kind, got[2][1].Kind)
 	}
-	if got[0][1].Kind == KindFurniture {
-		t.Error("a head on one page only, without a pattern, is furniture")
+	if got[0][1].Kind != KindFurniture {
+		t.Error("a small head set apart in the top band on one page only is not furniture")
 	}
 	if got[1][2].Kind == KindFurniture {
 		t.Error("text repeated mid-page on two of six pages is furniture")
@@ -159,5 +172,42 @@ func TestClassifyFootnotes(t *testing.T) {
 	})
 	if IsRead(KindFootnote) {
 		t.Error("footnotes are read aloud in the main flow")
+	}
+}
+
+func TestClassifyLineNumbers(t *testing.T) {
+	// A transcript: lines 1–20 numbered in the left margin, 25.8 pt apart,
+	// the text starting clear of them.
+	numbered := func(x float64) TextPage {
+		p := TextPage{Width: 612, Height: 792}
+		for n := 1; n <= 20; n++ {
+			y := 64 + float64(n-1)*25.8
+			p.Blocks = append(p.Blocks, line(x, y, 14, 12, strconv.Itoa(n)))
+			p.Blocks = append(p.Blocks, line(126, y, 380, 12, "argument before the Supreme Court of the United States"))
+		}
+		return p
+	}
+	got := ClassifyPages([]TextPage{numbered(90)})[0]
+	for i, r := range got {
+		want := KindParagraph
+		if i%2 == 0 {
+			want = KindFurniture
+		}
+		if r.Kind != want {
+			t.Errorf("region %d %q: kind %q, want %q", i, r.Text, r.Kind, want)
+		}
+	}
+
+	// A table's rank column: its rows' text starts at the numbers' edge,
+	// so they are cells, not line numbers.
+	rank := TextPage{Width: 612, Height: 792}
+	for n := 1; n <= 20; n++ {
+		y := 64 + float64(n-1)*25.8
+		rank.Blocks = append(rank.Blocks, line(90, y, 14, 12, strconv.Itoa(n)), line(60, y+30, 300, 12, "argument before the Court"))
+	}
+	for i, r := range ClassifyPages([]TextPage{rank})[0] {
+		if r.Kind == KindFurniture {
+			t.Errorf("region %d %q of a ranked list is furniture", i, r.Text)
+		}
 	}
 }
