@@ -134,6 +134,11 @@ func ClassifyPages(pages []TextPage) [][]Region {
 		}
 		// A page dense with notes can make their size the page's body size;
 		// notes are small against the document's body too.
+		for bi, footer := range furnitureLineMates(p, regions, body) {
+			if footer {
+				regions[bi].Kind = KindFurniture
+			}
+		}
 		for bi, numbering := range lineNumbers(p) {
 			if numbering {
 				regions[bi].Kind = KindFurniture

@@ -387,3 +387,29 @@ func hasTextBelow(p TextPage, regions []Region, i int, body float64) bool {
 	}
 	return false
 }
+
+// furnitureLineMates marks the short labels set apart in the top or bottom
+// band level with a block already typed furniture: the other parts of a
+// footer line (a motto beside the address, a title beside the date).
+func furnitureLineMates(p TextPage, regions []Region, body float64) []bool {
+	out := make([]bool, len(p.Blocks))
+	for i, b := range p.Blocks {
+		k := regions[i].Kind
+		if k != KindParagraph && k != KindSubhead || b.LineCount > FurnitureMaxLines || !isLabel(regions[i].Text) ||
+			!inEdgeBand(p, b.BBox) || gluedToBody(p, b.BBox, body) {
+			continue
+		}
+		for j, o := range p.Blocks {
+			if j != i && regions[j].Kind == KindFurniture && inEdgeBand(p, o.BBox) && overlapY(b.BBox, o.BBox) > 0 {
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// overlapY is how far two boxes overlap vertically (0 when apart).
+func overlapY(a, b BBox) float64 {
+	return math.Max(0, math.Min(a[1]+a[3], b[1]+b[3])-math.Max(a[1], b[1]))
+}

@@ -211,3 +211,19 @@ func TestClassifyLineNumbers(t *testing.T) {
 		}
 	}
 }
+
+func TestClassifyFooterLineMates(t *testing.T) {
+	page := TextPage{Width: 595, Height: 842, Blocks: []TextBlock{
+		{BBox: BBox{50, 200, 480, 360}, Text: lorem + lorem, FontSize: 14, LineCount: 24},
+		line(85, 780, 156, 14, "诚信  公正  务实  专业"),
+		line(444, 771, 114, 9, "Add:128 Xx Rd., Hangzhou, China www.example.com"),
+		line(85, 700, 156, 14, "A label mid-page"),
+	}}
+	got := ClassifyPages([]TextPage{page})[0]
+	if got[2].Kind != KindFurniture || got[1].Kind != KindFurniture {
+		t.Errorf("footer line: address %q, motto beside it %q; want both furniture", got[2].Kind, got[1].Kind)
+	}
+	if got[3].Kind == KindFurniture {
+		t.Errorf("a label outside the bands is furniture")
+	}
+}

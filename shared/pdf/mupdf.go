@@ -4,6 +4,7 @@ package pdf
 #cgo CFLAGS: -I${SRCDIR}/third_party/mupdf/include
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <mupdf/fitz.h>
 
 typedef struct {
@@ -130,6 +131,38 @@ static fz_document *lectern_open(fz_context *ctx, const unsigned char *pdf, size
 	return fz_open_document_with_stream(ctx, "application/pdf", *stm);
 }
 
+// lectern_cjk_font stands in for MuPDF's CJK fonts, which the static build
+// leaves out. Without one, a PDF that names a CJK font without embedding it
+// fails to load that font and MuPDF reads its two-byte codes as Latin-1
+// (mojibake). A system CJK font is used when installed, so the glyphs also
+// render; else a base-14 font, so the text still decodes through the font's
+// CMap to Unicode, though its glyphs do not render.
+static fz_font *lectern_cjk_font(fz_context *ctx, const char *name, int ordering, int serif) {
+	static const char *paths[] = {
+		"/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+		"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+		"/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+		NULL,
+	};
+	fz_font *font = NULL;
+	fz_var(font);
+	for (int i = 0; paths[i] && !font; i++) {
+		if (access(paths[i], R_OK) != 0)
+			continue;
+		fz_try(ctx)
+			font = fz_new_font_from_file(ctx, NULL, paths[i], 0, 0);
+		fz_catch(ctx)
+			font = NULL;
+	}
+	if (!font) {
+		fz_try(ctx)
+			font = fz_new_base14_font(ctx, serif ? "Times-Roman" : "Helvetica");
+		fz_catch(ctx)
+			font = NULL;
+	}
+	return font;
+}
+
 // lectern_page runs one page of an in-memory PDF through MuPDF: as
 // structured text (dpi == 0: glyph records, then the font names) or as an RGB render at dpi. Each call has its
 // own context, so calls are independent and may run in parallel; the cookie
@@ -154,6 +187,7 @@ static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_
 	fz_pixmap *pix = NULL;
 	unsigned char *copy = NULL;
 	fz_var(stm); fz_var(doc); fz_var(page); fz_var(text); fz_var(dev); fz_var(buf); fz_var(names); fz_var(pix); fz_var(copy);
+	fz_install_load_system_font_funcs(ctx, NULL, lectern_cjk_font, NULL);
 	fz_try(ctx) {
 		fz_register_document_handlers(ctx);
 		doc = lectern_open(ctx, pdf, n, &stm, &copy);
@@ -252,6 +286,7 @@ static int lectern_inspect(const unsigned char *pdf, size_t n, int max_pages, fl
 	unsigned char *copy = NULL;
 	int count = -1;
 	fz_var(stm); fz_var(doc); fz_var(page); fz_var(b); fz_var(count); fz_var(copy);
+	fz_install_load_system_font_funcs(ctx, NULL, lectern_cjk_font, NULL);
 	fz_try(ctx) {
 		fz_register_document_handlers(ctx);
 		doc = lectern_open(ctx, pdf, n, &stm, &copy);

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image"
 	"image/color"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -237,5 +238,27 @@ func TestCallerCancellationIsNotAPageError(t *testing.T) {
 	_, err := Render(ctx, build(article), 1, 150, DefaultLimits())
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Render with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// A CJK font named but not embedded: the static MuPDF has no CJK font of
+// its own, and without a stand-in the codes came out as Latin-1 mojibake.
+func TestTextLayerDecodesUnembeddedCJKFont(t *testing.T) {
+	var d pdftest.Doc
+	d.AddPage(595, 842).Chinese(100, 100, 16, "关于浙江菲达环保科技股份有限公司").Text(100, 140, 10, false, "Hangzhou, China")
+	tp, err := TextLayer(context.Background(), d.Bytes(), 1, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, b := range tp.Blocks {
+		texts = append(texts, b.Text)
+	}
+	if !slices.Contains(texts, "关于浙江菲达环保科技股份有限公司") || !slices.Contains(texts, "Hangzhou, China") {
+		t.Errorf("blocks %q, want the Chinese line decoded and the Latin line", texts)
+	}
+	// The page still renders (the stand-in font draws, or leaves blank).
+	if _, err := Render(context.Background(), d.Bytes(), 1, 72, DefaultLimits()); err != nil {
+		t.Errorf("render: %v", err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"image"
 	"strings"
+
+	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
 // Doc is a PDF under construction. Coordinates given to its pages are in
@@ -73,6 +75,19 @@ func (p *Page) Text(x, top, size float64, bold bool, s string) *Page {
 func (p *Page) Italic(x, top, size float64, s string) *Page {
 	baseline := p.H - top - size*0.8
 	fmt.Fprintf(&p.content, "BT /F3 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", size, x, baseline, escape(s))
+	return p
+}
+
+// Chinese writes one line in a CJK font the file names but does not embed
+// (SimSun with the GBK-EUC-H CMap and no /ToUnicode), as many Chinese
+// office PDFs do: a reader must decode the two-byte codes through the CMap.
+func (p *Page) Chinese(x, top, size float64, s string) *Page {
+	gbk, err := simplifiedchinese.GBK.NewEncoder().String(s)
+	if err != nil {
+		panic(fmt.Sprintf("pdftest: %q has no GBK encoding: %v", s, err))
+	}
+	baseline := p.H - top - size*0.88
+	fmt.Fprintf(&p.content, "BT /F4 %.2f Tf %.2f %.2f Td <%X> Tj ET\n", size, x, baseline, gbk)
 	return p
 }
 
@@ -141,6 +156,9 @@ func (d *Doc) Bytes() []byte {
 	f1 := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
 	f2 := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
 	f3 := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Oblique /Encoding /WinAnsiEncoding >>")
+	cjkDesc := add("<< /Type /FontDescriptor /FontName /SimSun /Flags 6 /FontBBox [0 -141 1000 859] /ItalicAngle 0 /Ascent 859 /Descent -141 /CapHeight 859 /StemV 80 >>")
+	cjkCID := add(fmt.Sprintf("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /SimSun /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 2 >> /FontDescriptor %d 0 R /DW 1000 >>", cjkDesc))
+	f4 := add(fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /SimSun-GBK-EUC-H /Encoding /GBK-EUC-H /DescendantFonts [%d 0 R] >>", cjkCID))
 	var kids []string
 	for _, p := range d.pages {
 		var xobjs []string
@@ -170,8 +188,8 @@ func (d *Doc) Bytes() []byte {
 		if p.transparent {
 			extra = "/ExtGState << /GS1 << /Type /ExtGState /ca 0.5 /CA 0.5 /BM /Multiply >> >>"
 		}
-		page := add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %.2f %.2f] /Resources << /Font << /F1 %d 0 R /F2 %d 0 R /F3 %d 0 R >> /XObject << %s >> %s >> /Contents %d 0 R >>",
-			pagesObj, p.W, p.H, f1, f2, f3, strings.Join(xobjs, " "), extra, contents))
+		page := add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %.2f %.2f] /Resources << /Font << /F1 %d 0 R /F2 %d 0 R /F3 %d 0 R /F4 %d 0 R >> /XObject << %s >> %s >> /Contents %d 0 R >>",
+			pagesObj, p.W, p.H, f1, f2, f3, f4, strings.Join(xobjs, " "), extra, contents))
 		kids = append(kids, fmt.Sprintf("%d 0 R", page))
 	}
 	objs[catalog-1] = fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pagesObj)
