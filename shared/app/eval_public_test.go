@@ -62,9 +62,10 @@ var sweepKnownFailures = map[string]string{
 // refused at upload. Pages are capped per file (sweepFirst); under -race
 // only a sample is ingested (raceSample). It prints each file's pages,
 // failed pages and time, and the totals. LECTERN_SWEEP_ONLY keeps only the
-// files whose path contains it. The whole sweep, without -race:
+// files whose path contains it; LECTERN_SWEEP_ALL=1 ingests every page (make
+// eval does). The whole sweep, without -race:
 //
-//	LECTERN_SAMPLE_DATA=/work/shared/data go test -count=1 -run TestEvalPublicCorpus -v ./shared/app/
+//	LECTERN_SAMPLE_DATA=/work/shared/data LECTERN_SWEEP_ALL=1 go test -count=1 -run TestEvalPublicCorpus -v ./shared/app/
 func TestEvalPublicCorpus(t *testing.T) {
 	dir := os.Getenv("LECTERN_SAMPLE_DATA")
 	if dir == "" {
@@ -94,7 +95,10 @@ func TestEvalPublicCorpus(t *testing.T) {
 	mag := magazineOf(t, openTestLocal(t, "http://127.0.0.1", 1))
 	ctx := context.Background()
 
+	// LECTERN_SWEEP_ALL=1 (make eval) ingests every page of every file.
+	whole := os.Getenv("LECTERN_SWEEP_ALL") == "1" && !raceDetector
 	var totalFiles, totalPages, totalFailed, refused int
+	var perPage []time.Duration // each file's time per page
 	start := time.Now()
 	for _, path := range files {
 		name, _ := filepath.Rel(dir, path)
@@ -107,9 +111,10 @@ func TestEvalPublicCorpus(t *testing.T) {
 		cmd.Stderr = &stderr
 		popplerReads := cmd.Run() == nil
 		encrypted := strings.Contains(stderr.String(), "password")
-		if raceDetector {
+		switch {
+		case raceDetector:
 			data = firstAndLastPages(data, 0)
-		} else {
+		case !whole:
 			data = firstAndLastPages(data, sweepFirst)
 		}
 
@@ -146,6 +151,9 @@ func TestEvalPublicCorpus(t *testing.T) {
 		}
 		totalPages += is.PageCount
 		totalFailed += len(is.PageErrors)
+		if is.PageCount > 0 {
+			perPage = append(perPage, took/time.Duration(is.PageCount))
+		}
 		t.Logf("%-58s %3d pages %2d failed %v", name, is.PageCount, len(is.PageErrors), took)
 		if is.Status != magazine.IssueReady {
 			t.Errorf("%s: issue %s: %s", name, is.Status, is.Error)
@@ -154,8 +162,12 @@ func TestEvalPublicCorpus(t *testing.T) {
 			t.Errorf("%s: page %d failed in %s: %s", name, pe.Page, pe.Step, pe.Error)
 		}
 	}
-	t.Logf("total: %d files (%d refused at upload), %d pages ingested, %d failed, %v",
-		totalFiles, refused, totalPages, totalFailed, time.Since(start).Round(time.Millisecond))
+	t.Logf("total: %d files (%d refused at upload), %d pages ingested (every page: %v), %d failed, %v",
+		totalFiles, refused, totalPages, whole, totalFailed, time.Since(start).Round(time.Millisecond))
+	if len(perPage) > 0 {
+		slices.Sort(perPage)
+		t.Logf("ingest time per page, by file: median %v, worst %v", perPage[len(perPage)/2].Round(time.Millisecond), perPage[len(perPage)-1].Round(time.Millisecond))
+	}
 }
 
 // firstAndLastPages cuts a PDF to its first n pages and its last one (n 0:

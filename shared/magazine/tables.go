@@ -20,7 +20,7 @@ const (
 	TableMinColumns = 2
 	// TableCellMaxLines: a cell is at most this many lines.
 	TableCellMaxLines = 4
-	// TableCellMaxWords: a cell without digits has at most this many words a line.
+	// TableCellMaxWords: a cell has at most this many words a line besides figures.
 	TableCellMaxWords = 5
 	// TableAlignEms: edges or centres within this many font sizes align.
 	TableAlignEms = 0.5
@@ -148,7 +148,9 @@ func tableCell(i int, b TextBlock, r Region, body float64) (cell, bool) {
 			words++
 		}
 	}
-	if numbers == 0 && words > TableCellMaxWords*lines {
+	// Words other than figures: a line of prose that happens to hold a
+	// number ("column 1 on the nets of the bay") is not a cell.
+	if words-numbers > TableCellMaxWords*lines {
 		return cell{}, false
 	}
 	em := b.FontSize
@@ -165,7 +167,7 @@ const TableProseStarts = 0.2
 // lineCells splits a block that is a column of cells (the PDF set a whole
 // table column as one block: names, or figures, one a line) into one cell a
 // line, so the table reads row by row. Each line must be a cell on its own
-// (digits, or at most TableCellMaxWords words; not a lone bullet), and few
+// (at most TableCellMaxWords words besides figures; not a lone bullet), and few
 // lines may start lower case: prose continues its sentences on the next
 // line, a column of cells does not.
 func lineCells(i int, b TextBlock, r Region, body float64) ([]cell, bool) {
@@ -187,8 +189,7 @@ func lineCells(i int, b TextBlock, r Region, body float64) ([]cell, bool) {
 	for k, l := range b.Lines {
 		text := NormalizeText(strings.TrimSpace(l.Text))
 		words := strings.Fields(text)
-		if len(words) == 0 || listMarkerRe.MatchString(text) ||
-			strings.IndexFunc(text, unicode.IsDigit) < 0 && len(words) > TableCellMaxWords {
+		if len(words) == 0 || listMarkerRe.MatchString(text) || len(words)-countNumbers(words) > TableCellMaxWords {
 			return nil, false
 		}
 		if k > 0 && startsLower(text) {
@@ -200,6 +201,17 @@ func lineCells(i int, b TextBlock, r Region, body float64) ([]cell, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// countNumbers counts the words that hold a digit.
+func countNumbers(words []string) int {
+	n := 0
+	for _, w := range words {
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // findTables groups cells into rows and rows into grids that pass the rules.

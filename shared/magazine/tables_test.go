@@ -72,6 +72,12 @@ func TestClassifyTables(t *testing.T) {
 				column9(250, 300, 12, 100, "Work starts in", "spring, and the", "engineers expect", "the repairs to last", "into the autumn."),
 			},
 			""},
+		{"prose columns whose lines each hold a number are not a table",
+			[]TextBlock{
+				column9(60, 300, 12, 100, "Column 1 on the nets of the bay, line a", "Column 1 on the gulls of the bay, line b", "Column 1 on the tides of the bay, line c", "Column 1 on the ropes of the bay, line d"),
+				column9(330, 300, 12, 100, "In 1998 the quay was rebuilt by the town", "In 2004 the harbour wall was raised again", "By 2010 the 12 boats had come back home", "In 2021 the 40 nets were mended by hand"),
+			},
+			""},
 		{"two-column body text is not a table",
 			[]TextBlock{body10(50, 300, lorem), body10(320, 300, lorem), body10(50, 410, lorem), body10(320, 410, lorem), body10(50, 520, lorem), body10(320, 520, lorem)},
 			""},
