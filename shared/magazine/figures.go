@@ -433,47 +433,49 @@ func CropPixels(render image.Image, r image.Rectangle) (*image.RGBA, error) {
 	return dst, nil
 }
 
-// inkPlane marks every pixel darker than InkLuminance. Renders decode as
+// inkPlane marks every pixel darker than InkLuminance.
+func inkPlane(img image.Image) []uint8 {
+	ink := lumaPlane(img)
+	for i, v := range ink {
+		if v < InkLuminance {
+			ink[i] = 1
+		} else {
+			ink[i] = 0
+		}
+	}
+	return ink
+}
+
+// lumaPlane is the image's luminance (0–255), row by row. Renders decode as
 // RGBA or Gray, so those skip the per-pixel interface call that would
 // otherwise dominate a 2-megapixel page; luminance follows color.GrayModel
 // so every image type draws the line in the same place.
-func inkPlane(img image.Image) []uint8 {
+func lumaPlane(img image.Image) []uint8 {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
-	ink := make([]uint8, w*h)
-	mark := func(y16 uint32) uint8 {
-		if y16>>8 < InkLuminance {
-			return 1
-		}
-		return 0
-	}
+	luma := make([]uint8, w*h)
 	switch src := img.(type) {
 	case *image.Gray:
 		for y := range h {
-			row := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):][:w]
-			for x, v := range row {
-				if v < InkLuminance {
-					ink[y*w+x] = 1
-				}
-			}
+			copy(luma[y*w:(y+1)*w], src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):][:w])
 		}
 	case *image.RGBA:
 		for y := range h {
 			row := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):][:4*w]
 			for x := range w {
 				r, g, bl := uint32(row[4*x])*0x101, uint32(row[4*x+1])*0x101, uint32(row[4*x+2])*0x101
-				ink[y*w+x] = mark((19595*r + 38470*g + 7471*bl + 1<<15) >> 16)
+				luma[y*w+x] = uint8(((19595*r + 38470*g + 7471*bl + 1<<15) >> 16) >> 8)
 			}
 		}
 	default:
 		for y := range h {
 			for x := range w {
 				g := color.Gray16Model.Convert(img.At(b.Min.X+x, b.Min.Y+y)).(color.Gray16)
-				ink[y*w+x] = mark(uint32(g.Y))
+				luma[y*w+x] = uint8(g.Y >> 8)
 			}
 		}
 	}
-	return ink
+	return luma
 }
 
 func toPoints(r image.Rectangle, scale float64) BBox {

@@ -68,6 +68,9 @@ type Page struct {
 	HandOrdered bool      `json:"hand_ordered"`
 	Engine      string    `json:"engine,omitempty"`  // text-layer, vision-primary, vision-fallback, tesseract
 	OCRDPI      int       `json:"ocr_dpi,omitempty"` // the DPI Tesseract read the page at (below 300 for a huge page)
+	// EngineNote says why the page was not read by the first engine that
+	// could (a text layer set aside as too poor, or kept over a worse OCR).
+	EngineNote string `json:"engine_note,omitempty"`
 	Step        string    `json:"step,omitempty"`    // the pipeline step the page is in
 	Error       string    `json:"error,omitempty"`
 	Updated     time.Time `json:"updated"`

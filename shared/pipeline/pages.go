@@ -16,6 +16,7 @@ import (
 	"github.com/lectern/lectern/shared/engines/tesseract"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/magazine/lexicon"
 	"github.com/lectern/lectern/shared/pdf"
 )
 
@@ -32,6 +33,7 @@ type Pages struct {
 	OCR func(ctx context.Context) (OCRChain, error)
 
 	renders renderCache
+	words   lexicon.Lazy // loaded the first time a text layer is judged
 }
 
 // Source reads an issue's uploaded PDF.
@@ -92,6 +94,20 @@ func (m *Pages) Refine(ctx context.Context, page magazine.Page) (magazine.Page, 
 	return page, nil
 }
 
+// FindPictures finds the pictures of a scanned page on its render, around
+// the given text boxes (magazine.FindPictures), as image regions p1..pN.
+func (m *Pages) FindPictures(ctx context.Context, page magazine.Page, text []magazine.BBox) ([]magazine.Region, error) {
+	img, err := m.renderImage(ctx, page)
+	if err != nil {
+		return nil, err
+	}
+	out := []magazine.Region{}
+	for i, b := range magazine.FindPictures(img, float64(page.DPI)/72, text) {
+		out = append(out, magazine.Region{ID: fmt.Sprintf("p%d", i+1), Kind: magazine.KindImage, BBox: b})
+	}
+	return out, nil
+}
+
 // Crop stores the render's exact pixels at the region's box. The key carries
 // the issue revision, so an undo that restores an older box also restores
 // the crop that was cut for it.
@@ -128,53 +144,82 @@ func (m *Pages) ReadArea(ctx context.Context, page magazine.Page, box magazine.B
 	if err != nil {
 		return "", err
 	}
-	var inside []magazine.TextBlock
-	for _, b := range tp.Blocks {
-		cx, cy := b.BBox[0]+b.BBox[2]/2, b.BBox[1]+b.BBox[3]/2
-		if cx >= box[0] && cx <= box[0]+box[2] && cy >= box[1] && cy <= box[1]+box[3] {
-			inside = append(inside, b)
-		}
-	}
-	if len(inside) > 0 {
-		sort.SliceStable(inside, func(i, j int) bool { return inside[i].BBox[1] < inside[j].BBox[1] })
-		parts := make([]string, len(inside))
-		for i, b := range inside {
-			parts[i] = b.Text
-		}
-		return strings.Join(parts, " "), nil
+	if text, ok := textInside(tp.Blocks, box); ok {
+		return text, nil
 	}
 	chain, err := m.chain(ctx)
 	if err != nil {
 		return "", err
 	}
-	dpi := m.ocrDPI(page)
-	full, err := pdf.Render(ctx, data, page.Number, dpi, m.Limits)
-	if err != nil {
-		return "", err
+	img, ok, err := m.areaImage(ctx, data, page, box)
+	if err != nil || !ok {
+		return "", err // a box outside the page has nothing to read
 	}
-	crop, err := magazine.CropPixels(full, magazine.PixelRect(box, float64(dpi)/72, full.Bounds()))
-	if err != nil {
-		return "", nil // a box outside the page has nothing to read
-	}
-	b, err := pdf.EncodePNG(crop)
-	if err != nil {
-		return "", err
-	}
-	img := PageImage{PNG: b, Width: crop.Bounds().Dx(), Height: crop.Bounds().Dy(), DPI: dpi}
-	rec, err := chain.Recognize(ctx, PageInput{
-		Width: box[2], Height: box[3], Render: img,
-		HighRes: func(context.Context) (PageImage, error) { return img, nil },
-	})
+	rec, err := chain.Recognize(ctx, areaInput(box, img))
 	if err != nil {
 		return "", nil // no engine could read it: nothing readable
 	}
+	return regionsText(rec.Regions), nil
+}
+
+// textInside joins, top to bottom, the text-layer blocks whose centre lies
+// in box; false when there is none.
+func textInside(blocks []magazine.TextBlock, box magazine.BBox) (string, bool) {
+	var inside []magazine.TextBlock
+	for _, b := range blocks {
+		cx, cy := b.BBox[0]+b.BBox[2]/2, b.BBox[1]+b.BBox[3]/2
+		if cx >= box[0] && cx <= box[0]+box[2] && cy >= box[1] && cy <= box[1]+box[3] {
+			inside = append(inside, b)
+		}
+	}
+	if len(inside) == 0 {
+		return "", false
+	}
+	sort.SliceStable(inside, func(i, j int) bool { return inside[i].BBox[1] < inside[j].BBox[1] })
+	parts := make([]string, len(inside))
+	for i, b := range inside {
+		parts[i] = b.Text
+	}
+	return strings.Join(parts, " "), true
+}
+
+// areaImage is a box of the page rendered at the page's OCR DPI; false when
+// the box lies outside the page.
+func (m *Pages) areaImage(ctx context.Context, data []byte, page magazine.Page, box magazine.BBox) (PageImage, bool, error) {
+	dpi := m.ocrDPI(page)
+	full, err := pdf.Render(ctx, data, page.Number, dpi, m.Limits)
+	if err != nil {
+		return PageImage{}, false, err
+	}
+	crop, err := magazine.CropPixels(full, magazine.PixelRect(box, float64(dpi)/72, full.Bounds()))
+	if err != nil {
+		return PageImage{}, false, nil
+	}
+	b, err := pdf.EncodePNG(crop)
+	if err != nil {
+		return PageImage{}, false, err
+	}
+	return PageImage{PNG: b, Width: crop.Bounds().Dx(), Height: crop.Bounds().Dy(), DPI: dpi}, true, nil
+}
+
+// areaInput gives the OCR chain an area as if it were a page of its own:
+// the same image for vision engines and for Tesseract.
+func areaInput(box magazine.BBox, img PageImage) PageInput {
+	return PageInput{
+		Width: box[2], Height: box[3], Render: img,
+		HighRes: func(context.Context) (PageImage, error) { return img, nil },
+	}
+}
+
+// regionsText joins the non-empty texts of regions read from an area.
+func regionsText(regions []magazine.Region) string {
 	var parts []string
-	for _, r := range rec.Regions {
+	for _, r := range regions {
 		if t := strings.TrimSpace(r.Text); t != "" {
 			parts = append(parts, t)
 		}
 	}
-	return strings.Join(parts, " "), nil
+	return strings.Join(parts, " ")
 }
 
 // chain is the OCR chain for this page from the current settings.

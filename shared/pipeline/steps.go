@@ -177,8 +177,10 @@ func (s *Steps) Render(ctx context.Context, in PageRef) (PageOutput, error) {
 	})
 }
 
-// Recognize reads the page: its own text layer when it has real text,
-// otherwise the OCR chain's engines in order.
+// Recognize reads the page: its own text layer when it has real text that
+// reads well, otherwise the OCR chain's engines in order. A text layer set
+// aside as poor (a misread scan, broken font encodings) is still kept when
+// no engine reads the page better; the page records why (EngineNote).
 func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	data, err := s.Pages.Source(ctx, in.IssueID)
 	if err != nil {
@@ -188,13 +190,17 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	if err != nil {
 		return PageOutput{}, transient(err)
 	}
-	textLayer, pictures, err := s.textLayer(ctx, data, in.Page, page)
+	layer, err := s.textLayer(ctx, data, in.Page, page)
 	if err != nil {
 		return PageOutput{}, err
 	}
 	chain, err := s.Pages.chain(ctx)
 	if err != nil {
 		return PageOutput{}, err
+	}
+	textLayer := layer.regions
+	if layer.poor != "" {
+		textLayer = nil
 	}
 	var render PageImage
 	if textLayer == nil {
@@ -217,13 +223,36 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 		},
 	})
 	var ocrErr *OCRError
-	if errors.As(err, &ocrErr) && ocrErr.NoText() {
+	note := ""
+	switch {
+	case layer.poor != "" && err != nil:
+		// No engine could read it: the poor layer is better than nothing.
+		note = "text layer kept though " + layer.poor + ": no OCR engine could read the page (" + err.Error() + ")"
+		rec, err = Recognition{Regions: layer.regions, Engine: EngineTextLayer}, nil
+	case layer.poor != "":
+		if got := magazine.MeasureText(textPageOf(rec.Regions, layer.quality.Scan), layer.known); !got.Better(layer.quality) {
+			note = fmt.Sprintf("text layer kept though %s: %s read no better (%.0f%% dictionary words, %.0f words a block)",
+				layer.poor, rec.Engine, 100*got.DictionaryRate, got.WordsPerBlock)
+			rec = Recognition{Regions: layer.regions, Engine: EngineTextLayer}
+		} else {
+			note = "text layer set aside: " + layer.poor
+		}
+	case errors.As(err, &ocrErr) && ocrErr.NoText():
 		// Tesseract read the page and found no text: a page that is only a
 		// picture (or blank) ingests with its pictures and no text.
-		rec, err = Recognition{Regions: pictures, Engine: EngineTesseract, Attempts: ocrErr.Attempts[:len(ocrErr.Attempts)-1]}, nil
+		rec, err = Recognition{Regions: layer.pictures, Engine: EngineTesseract, Attempts: ocrErr.Attempts[:len(ocrErr.Attempts)-1]}, nil
 	}
 	if err != nil {
 		return PageOutput{}, err
+	}
+	if rec.Engine == EngineTesseract && len(rec.Regions) > 0 && !hasVisual(rec.Regions) {
+		// Tesseract reads only text: the page's pictures come from the text
+		// layer, or for a scan from the render around the text it read.
+		pictures, err := s.pictures(ctx, page, layer, rec.Regions)
+		if err != nil {
+			return PageOutput{}, err
+		}
+		rec.Regions = append(rec.Regions, pictures...)
 	}
 	return s.updatePage(ctx, in, "recognize", func(p *magazine.Page) error {
 		for i := range rec.Regions {
@@ -233,6 +262,7 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 		}
 		p.Regions = rec.Regions
 		p.Engine = rec.Engine
+		p.EngineNote = note
 		p.OCRDPI = 0
 		if rec.Engine == EngineTesseract {
 			p.OCRDPI = ocrDPI
@@ -242,24 +272,51 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	})
 }
 
+// layerRead is what a page's own text layer gave.
+type layerRead struct {
+	regions  []magazine.Region // classified text and pictures; nil when the page has no real text
+	pictures []magazine.Region // its picture regions
+	scanned  bool              // the page is one scanned picture (pictures come from the render)
+	quality  magazine.TextQuality
+	poor     string            // why the text is too poor to read aloud; "" when it is fine
+	known    func(string) bool // the lexicon's word test
+}
+
 // textLayer classifies the page's own text with its neighbours (running
-// heads are found by repetition); nil when the page has no real text. It
-// also returns the page's picture regions.
-func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine.Page) (regions, pictures []magazine.Region, err error) {
+// heads are found by repetition) and judges it. On a scanned page the one
+// page-sized picture is the scan, so the pictures are found on the render
+// around the text instead.
+func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine.Page) (layerRead, error) {
 	own, err := pdf.TextLayer(ctx, data, n, s.Pages.Limits)
 	if err != nil {
-		return nil, nil, err
+		return layerRead{}, err
 	}
+	lex, err := s.Pages.words.Get()
+	if err != nil {
+		return layerRead{}, err
+	}
+	out := layerRead{known: lex.Has, scanned: magazine.IsScan(own)}
 	// Caption adjacency is judged against pictures as they will be shown.
-	pictures = magazine.PictureRegions(own.Pictures, magazine.ParagraphBoxes(own.Blocks))
-	if pictures == nil {
-		pictures = []magazine.Region{}
+	out.pictures = magazine.PictureRegions(own.Pictures, magazine.ParagraphBoxes(own.Blocks))
+	if out.scanned && pdf.HasRealText(own) {
+		boxes := make([]magazine.BBox, len(own.Blocks))
+		for i, b := range own.Blocks {
+			boxes[i] = b.BBox
+		}
+		if out.pictures, err = s.Pages.FindPictures(ctx, page, boxes); err != nil {
+			return layerRead{}, err
+		}
+	}
+	if out.pictures == nil {
+		out.pictures = []magazine.Region{}
 	}
 	if !pdf.HasRealText(own) {
-		return nil, pictures, nil
+		return out, nil
 	}
+	out.quality = magazine.MeasureText(own, lex.Has)
+	_, out.poor = out.quality.Poor()
 	own.Pictures = nil
-	for _, r := range pictures {
+	for _, r := range out.pictures {
 		own.Pictures = append(own.Pictures, r.BBox)
 	}
 	window := []magazine.TextPage{}
@@ -276,8 +333,46 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 		}
 		window = append(window, tp)
 	}
-	regions = magazine.ClassifyPages(window)[at]
-	return append(regions, pictures...), pictures, nil
+	out.regions = append(magazine.ClassifyPages(window)[at], out.pictures...)
+	return out, nil
+}
+
+// pictures are the picture regions to add to an OCR engine's text regions:
+// the text layer's own, or on a scan those found on the render around the
+// text the engine read.
+func (s *Steps) pictures(ctx context.Context, page magazine.Page, layer layerRead, text []magazine.Region) ([]magazine.Region, error) {
+	if !layer.scanned {
+		return layer.pictures, nil
+	}
+	boxes := make([]magazine.BBox, len(text))
+	for i, r := range text {
+		boxes[i] = r.BBox
+	}
+	return s.Pages.FindPictures(ctx, page, boxes)
+}
+
+// textPageOf is a page of an engine's regions as text blocks, to measure.
+func textPageOf(regions []magazine.Region, scan bool) magazine.TextPage {
+	tp := magazine.TextPage{}
+	for _, r := range regions {
+		if r.Text != "" {
+			tp.Blocks = append(tp.Blocks, magazine.TextBlock{BBox: r.BBox, Text: r.Text})
+		}
+	}
+	if scan {
+		tp.Width, tp.Height = 1, 1
+		tp.Pictures = []magazine.BBox{{0, 0, 1, 1}}
+	}
+	return tp
+}
+
+func hasVisual(regions []magazine.Region) bool {
+	for _, r := range regions {
+		if magazine.IsVisual(r.Kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // RefineFigures re-derives picture boxes from the render, then cuts each

@@ -1,0 +1,135 @@
+package app
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"image/draw"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/pdf"
+	"github.com/lectern/lectern/shared/pdf/pdftest"
+)
+
+// scanBody is what the scanned page says, line by line, 12 pt from (72, 100).
+var scanBody = []string{
+	"The harbour board met on Tuesday to discuss the new pier and",
+	"agreed that the work should begin before the winter storms arrive.",
+	"Fishermen have waited for years for a safe place to land their",
+	"catch, and the town hopes the pier will bring visitors back.",
+	"The council will meet again in the spring to choose a builder",
+	"and to decide how the cost of the work is to be shared out.",
+}
+
+// misreadBody is a bad OCR engine's reading of scanBody, line by line.
+var misreadBody = []string{
+	"Tne harbonr bnard rnet ou Tnesday tc discnss tbe ncw pler aud",
+	"agrecd tliat tbe wcrk shonld bcgin bcfore tbe wiuter stornis arrlve.",
+	"Fisberrnen liave waitcd fcr ycars fcr a safc placc tc laud tbeir",
+	"catcb, aud tbe tcwn hcpes tbe pler wlll briug visitcrs hack.",
+	"Tbe ccuncil wlll rneet agaiu iu tbe sprlng tc cboose a bnilder",
+	"aud tc dccide bcw tbe ccst cf tbe wcrk ls tc bc sbared cnt.",
+}
+
+// scannedPage is a page that is one picture of printed text (rendered from a
+// real PDF page at 150 DPI, grey paper), optionally with a halftone photo
+// under the text, and the given invisible OCR layer over it.
+func scannedPage(t *testing.T, photo bool, layer []string) []byte {
+	t.Helper()
+	var src pdftest.Doc
+	p := src.AddPage(612, 792)
+	for i, l := range scanBody {
+		p.Text(72, 100+float64(i)*16, 12, false, l)
+	}
+	img, err := pdf.Render(context.Background(), src.Bytes(), 1, 150, pdf.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan := image.NewRGBA(img.Bounds())
+	draw.Draw(scan, scan.Bounds(), img, img.Bounds().Min, draw.Src)
+	rng := rand.New(rand.NewPCG(1, 2))
+	b := scan.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ { // grey paper with scanner noise
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := scan.RGBAAt(x, y)
+			v := uint8(int(c.R)*220/255 + rng.IntN(8))
+			scan.SetRGBA(x, y, color.RGBA{v, v, v, 255})
+		}
+	}
+	if photo { // a halftone photograph at (300, 400), 240 × 180 pt
+		for y := 400 * 150 / 72; y < 580*150/72; y++ {
+			for x := 300 * 150 / 72; x < 540*150/72; x++ {
+				if (x+y)%3 != 0 {
+					v := uint8(40 + (x*y)%60)
+					scan.SetRGBA(x, y, color.RGBA{v, v, v, 255})
+				}
+			}
+		}
+	}
+	var d pdftest.Doc
+	page := d.AddPage(612, 792).Image(0, 0, 612, 792, scan)
+	for i, l := range layer {
+		page.Invisible(72, 100+float64(i)*16, 12, l)
+	}
+	return d.Bytes()
+}
+
+// TestScanTextLayer: a scan's OCR layer is judged before it is read aloud.
+// A misread layer is set aside for Tesseract (and the page says why); a good
+// one is kept; either way the scan itself is not one page-sized picture
+// region, and a photograph on it is found from the render.
+func TestScanTextLayer(t *testing.T) {
+	mag := magazineOf(t, openTestLocal(t, "http://127.0.0.1", 2))
+	ctx := context.Background()
+	ingest := func(name string, data []byte) magazine.Page {
+		t.Helper()
+		is, err := mag.IngestFile(ctx, name, data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if is.Status != magazine.IssueReady || len(is.PageErrors) > 0 {
+			t.Fatalf("%s: issue %s %s %+v", name, is.Status, is.Error, is.PageErrors)
+		}
+		pages, err := mag.Issues.Repo.Pages(ctx, is.ID)
+		if err != nil || len(pages) != 1 {
+			t.Fatalf("%s: pages %v %v", name, len(pages), err)
+		}
+		return pages[0]
+	}
+	pictures := func(p magazine.Page) []magazine.BBox {
+		var out []magazine.BBox
+		for _, r := range p.Regions {
+			if magazine.IsVisual(r.Kind) {
+				out = append(out, r.BBox)
+			}
+		}
+		return out
+	}
+
+	misread := ingest("misread.pdf", scannedPage(t, false, misreadBody))
+	text := readAloud(misread)
+	if misread.Engine != "tesseract" || !strings.Contains(misread.EngineNote, "set aside") || !strings.Contains(misread.EngineNote, "dictionary words") {
+		t.Errorf("misread layer: engine %q, note %q; want tesseract and why", misread.Engine, misread.EngineNote)
+	}
+	if !strings.Contains(text, "agreed that the work should begin") || strings.Contains(text, "tbe") {
+		t.Errorf("misread layer: read aloud %q", text)
+	}
+	if got := pictures(misread); len(got) != 0 {
+		t.Errorf("misread layer: a page of type has pictures %v", got)
+	}
+
+	good := ingest("good.pdf", scannedPage(t, true, scanBody))
+	if good.Engine != "text-layer" || good.EngineNote != "" {
+		t.Errorf("good layer: engine %q, note %q; want the text layer", good.Engine, good.EngineNote)
+	}
+	if text := readAloud(good); !strings.Contains(text, "agreed that the work should begin before the winter storms arrive.") {
+		t.Errorf("good layer: read aloud %q", text)
+	}
+	got := pictures(good)
+	if len(got) != 1 || got[0].Overlap(magazine.BBox{300, 400, 240, 180}) < 0.8*240*180 || got[0].Area() > 1.3*240*180 {
+		t.Errorf("good layer: pictures %v, want the photo at [300 400 240 180]", got)
+	}
+}
