@@ -101,7 +101,7 @@ func TestFindPictures(t *testing.T) {
 		}
 		text = append(text, BBox{60, y, 220, 8})
 	}
-	fill(60, 720, 480, 2, 0) // a rule
+	fill(60, 720, 480, 2, 0)           // a rule
 	for y := 560.0; y < 680; y += 12 { // type the OCR layer missed, at the right: thin strokes
 		for x := 320.0; x < 540; x += 3 {
 			fill(x, y, 1, 8, 30)

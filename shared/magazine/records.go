@@ -56,24 +56,24 @@ type Cleaned struct {
 
 // Page is one page of an issue with its regions and reading order.
 type Page struct {
-	IssueID     string    `json:"issue_id"`
-	Number      int       `json:"number"` // 1-based
-	Width       float64   `json:"width"`  // points
-	Height      float64   `json:"height"` // points
-	DPI         int       `json:"dpi"`
-	RenderKey   string    `json:"render_key,omitempty"`
-	ThumbKey    string    `json:"thumb_key,omitempty"`
-	Regions     []Region  `json:"regions"`
-	Order       []string  `json:"order"` // region ids in reading order
-	HandOrdered bool      `json:"hand_ordered"`
-	Engine      string    `json:"engine,omitempty"`  // text-layer, vision-primary, vision-fallback, tesseract
-	OCRDPI      int       `json:"ocr_dpi,omitempty"` // the DPI Tesseract read the page at (below 300 for a huge page)
+	IssueID     string   `json:"issue_id"`
+	Number      int      `json:"number"` // 1-based
+	Width       float64  `json:"width"`  // points
+	Height      float64  `json:"height"` // points
+	DPI         int      `json:"dpi"`
+	RenderKey   string   `json:"render_key,omitempty"`
+	ThumbKey    string   `json:"thumb_key,omitempty"`
+	Regions     []Region `json:"regions"`
+	Order       []string `json:"order"` // region ids in reading order
+	HandOrdered bool     `json:"hand_ordered"`
+	Engine      string   `json:"engine,omitempty"`  // text-layer, vision-primary, vision-fallback, tesseract
+	OCRDPI      int      `json:"ocr_dpi,omitempty"` // the DPI Tesseract read the page at (below 300 for a huge page)
 	// EngineNote says why the page was not read by the first engine that
 	// could (a text layer set aside as too poor, or kept over a worse OCR).
-	EngineNote string `json:"engine_note,omitempty"`
-	Step        string    `json:"step,omitempty"`    // the pipeline step the page is in
-	Error       string    `json:"error,omitempty"`
-	Updated     time.Time `json:"updated"`
+	EngineNote string    `json:"engine_note,omitempty"`
+	Step       string    `json:"step,omitempty"` // the pipeline step the page is in
+	Error      string    `json:"error,omitempty"`
+	Updated    time.Time `json:"updated"`
 }
 
 // IssueStatus is where an issue is in ingest.
