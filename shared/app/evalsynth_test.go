@@ -58,7 +58,7 @@ func order(before, after string, diffs int) evalbench.Check {
 var bodyPresent = present("agreed that the work should begin before the winter storms arrive.", 2)
 
 // synthPages: at least one generated page per failure class of issue 10.
-func synthPages() []synthPage {
+func synthPages(t *testing.T) []synthPage {
 	doc := func(setup func(d *pdftest.Doc)) func() []byte {
 		return func() []byte {
 			var d pdftest.Doc
@@ -107,6 +107,12 @@ func synthPages() []synthPage {
 			p := d.AddPage(612, 792).Image(60, 100, 480, 120, tinted(480, 120))
 			writeBody(p, 72, 120)
 		}), []evalbench.Check{bodyPresent}},
+		{"misread-scan-layer", "7-bad-text-layers", func() []byte { return scannedPage(t, false, misreadBody) },
+			[]evalbench.Check{
+				present("agreed that the work should begin before the winter storms arrive.", 3),
+				present("Fishermen have waited for years for a safe place to land their", 3),
+				absent("Tne harbonr bnard", 2),
+			}},
 		{"footnote-table-url", "8-kinds", doc(func(d *pdftest.Doc) {
 			p := d.AddPage(612, 792)
 			writeBody(p, 72, 100)
@@ -136,7 +142,7 @@ func TestEvalSynthetic(t *testing.T) {
 	dir := t.TempDir()
 	var checks []evalbench.Check
 	lectern, poppler := map[string]string{}, map[string]string{}
-	for _, sp := range synthPages() {
+	for _, sp := range synthPages(t) {
 		data := sp.build()
 		path := filepath.Join(dir, sp.name+".pdf")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
