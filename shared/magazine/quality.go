@@ -36,15 +36,17 @@ const (
 type TextQuality struct {
 	Words          int     `json:"words"`           // Latin-script words of two letters or more
 	DictionaryRate float64 `json:"dictionary_rate"` // share of Words found in the lexicon
+	Looked         bool    `json:"looked"`          // the words were looked up (a lexicon was given)
 	WordsPerBlock  float64 `json:"words_per_block"` // the median block's word count
 	OddShare       float64 `json:"odd_share"`       // share of characters outside any script
 	Scan           bool    `json:"scan"`            // the text lies on a page-sized picture
 }
 
 // MeasureText measures a page's text layer. known says whether a lower-case
-// word is in the lexicon.
+// word is in the lexicon; nil skips the dictionary (born-digital text is
+// spelled as its author typed it, so only a scan's layer needs it).
 func MeasureText(tp TextPage, known func(string) bool) TextQuality {
-	q := TextQuality{Scan: IsScan(tp)}
+	q := TextQuality{Scan: IsScan(tp), Looked: known != nil}
 	var counts []int
 	runes, odd, found := 0, 0, 0
 	for _, b := range tp.Blocks {
@@ -62,7 +64,7 @@ func MeasureText(tp TextPage, known func(string) bool) TextQuality {
 				continue
 			}
 			q.Words++
-			if known(word) {
+			if known != nil && known(word) {
 				found++
 			}
 		}
@@ -70,7 +72,7 @@ func MeasureText(tp TextPage, known func(string) bool) TextQuality {
 			counts = append(counts, n)
 		}
 	}
-	if q.Words > 0 {
+	if q.Words > 0 && known != nil {
 		q.DictionaryRate = float64(found) / float64(q.Words)
 	}
 	if runes > 0 {
@@ -90,7 +92,7 @@ func (q TextQuality) Poor() (bool, string) {
 	if q.OddShare >= MaxOddShare {
 		return true, fmt.Sprintf("%.0f%% of its characters belong to no script (broken font encoding; the limit is %.0f%%)", 100*q.OddShare, 100*MaxOddShare)
 	}
-	if !q.Scan || q.Words < QualityMinWords {
+	if !q.Scan || !q.Looked || q.Words < QualityMinWords {
 		return false, ""
 	}
 	if q.DictionaryRate < ScanMinDictionary {

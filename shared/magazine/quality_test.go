@@ -59,6 +59,11 @@ func TestMeasureText(t *testing.T) {
 	if clean.DictionaryRate != 1 || bad.DictionaryRate > 0.2 || !clean.Scan {
 		t.Errorf("rates: clean %+v, misread %+v", clean, bad)
 	}
+	if q := MeasureText(scanPage(para(misread), para(misread)), nil); q.Looked || q.DictionaryRate != 0 {
+		t.Errorf("without a lexicon no word is looked up: %+v", q)
+	} else if poor, why := q.Poor(); poor {
+		t.Errorf("without a lexicon a scan is judged poor: %s", why)
+	}
 	if !clean.Better(bad) || bad.Better(clean) {
 		t.Errorf("a clean reading must beat a misread one: %+v vs %+v", clean, bad)
 	}

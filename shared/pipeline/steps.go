@@ -279,7 +279,7 @@ type layerRead struct {
 	scanned  bool              // the page is one scanned picture (pictures come from the render)
 	quality  magazine.TextQuality
 	poor     string            // why the text is too poor to read aloud; "" when it is fine
-	known    func(string) bool // the lexicon's word test
+	known    func(string) bool // the lexicon's word test; nil unless scanned
 }
 
 // textLayer classifies the page's own text with its neighbours (running
@@ -291,11 +291,16 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 	if err != nil {
 		return layerRead{}, err
 	}
-	lex, err := s.Pages.words.Get()
-	if err != nil {
-		return layerRead{}, err
+	out := layerRead{scanned: magazine.IsScan(own)}
+	if out.scanned {
+		// Only a scan's OCR layer can be misspelled: the lexicon is
+		// loaded for scans alone.
+		lex, err := s.Pages.words.Get()
+		if err != nil {
+			return layerRead{}, err
+		}
+		out.known = lex.Has
 	}
-	out := layerRead{known: lex.Has, scanned: magazine.IsScan(own)}
 	// Caption adjacency is judged against pictures as they will be shown.
 	out.pictures = magazine.PictureRegions(own.Pictures, magazine.ParagraphBoxes(own.Blocks))
 	if out.scanned && pdf.HasRealText(own) {
@@ -313,7 +318,7 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 	if !pdf.HasRealText(own) {
 		return out, nil
 	}
-	out.quality = magazine.MeasureText(own, lex.Has)
+	out.quality = magazine.MeasureText(own, out.known)
 	_, out.poor = out.quality.Poor()
 	own.Pictures = nil
 	for _, r := range out.pictures {
