@@ -414,6 +414,103 @@ try {
     await page.close();
   });
 
+  await test('review: re-recognize a page and re-read a region with a chosen engine; errors show the problem; undo restores', async () => {
+    // A stand-in vision engine on 127.0.0.1 speaking chat completions.
+    const key = `sk-vision-e2e-${Math.random().toString(36).slice(2)}`;
+    let fail = false;
+    let calls = 0;
+    const answer = JSON.stringify({ regions: [
+      { bbox: [150, 90, 900, 70], kind: 'title', text: 'Harbour Reborn <em>read again</em>' },
+      { bbox: [150, 260, 480, 200], kind: 'text', text: 'The stand-in engine read this column.' },
+    ] });
+    const port = await freePort();
+    const engine = createHTTPServer((req, res) => {
+      calls++;
+      req.resume();
+      res.setHeader('Content-Type', 'application/json');
+      if (req.url !== '/v1/chat/completions' || req.headers.authorization !== `Bearer ${key}`) {
+        res.writeHead(404).end('{"error":{"message":"not here"}}');
+      } else if (fail) {
+        res.setHeader('Retry-After-Ms', '1');
+        res.writeHead(500).end(JSON.stringify({ error: { message: `model crashed on ${req.headers.authorization}` } }));
+      } else {
+        res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'ocr',
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer } }] }));
+      }
+    });
+    await new Promise((r) => engine.listen(port, '127.0.0.1', r));
+    cleanups.push(() => engine.close());
+    await getJSON(`${server.base}/api/settings`, {
+      method: 'PUT', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ vision_ocr_url: `http://127.0.0.1:${port}/v1`, engine_api_keys: { 'vision-ocr': key } }),
+    });
+
+    const issue = await ingest(server.base, 'recognize.pdf', samplePDF());
+    const api = (path) => getJSON(`${server.base}/api/magazine/${issue.id}${path}`);
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
+    const page = await context.newPage();
+    const bodies = recordBodies(page);
+    await page.goto(`${server.base}/#/magazine/${issue.id}/1`);
+    const status = page.getByTestId('review-status');
+    await page.getByTestId('page-engine').filter({ hasText: 'PDF text layer' }).waitFor();
+    const before = await api('/pages/1');
+
+    // The whole page with the vision engine.
+    await page.getByLabel('Engine to read with').selectOption('vision-primary');
+    await page.getByRole('button', { name: 'Re-recognize page' }).click();
+    await status.filter({ hasText: 'Page read again with Vision OCR (primary)' }).waitFor();
+    await page.getByTestId('page-engine').filter({ hasText: 'Vision OCR (primary)' }).waitFor();
+    let p1 = await api('/pages/1');
+    check(p1.engine === 'vision-primary' && p1.version > before.version, `page engine ${p1.engine}, version ${before.version} → ${p1.version}`);
+    const column = p1.regions.find((r) => r.text === 'The stand-in engine read this column.');
+    check(column, `the stand-in's column is a region: ${JSON.stringify(p1.regions.map((r) => r.text))}`);
+    check((await page.getByLabel(`Text of ${column.id}`).inputValue()) === column.text, 'the new region is shown for editing');
+    const head = p1.regions.find((r) => (r.text ?? '').startsWith('Harbour Reborn <em>'));
+    check(head && (await page.getByLabel(`Text of ${head.id}`).inputValue()).includes('<em>read again</em>'), 'markup in engine text is shown as text');
+    check((await page.locator('.region-list em').count()) === 0, 'no element made from engine text');
+    check((await page.locator('svg.overlay rect[data-id]').count()) === p1.regions.length, 'one box per new region');
+
+    // Undo brings the text layer's regions back.
+    await page.getByTestId('undo').click();
+    await status.filter({ hasText: 'Undone.' }).waitFor();
+    await page.getByTestId('page-engine').filter({ hasText: 'PDF text layer' }).waitFor();
+    p1 = await api('/pages/1');
+    check(JSON.stringify(p1.regions) === JSON.stringify(before.regions), 'undo restored the regions');
+
+    // One region with the vision engine: its text is replaced, nothing else.
+    const left = p1.regions.find((r) => (r.text ?? '').startsWith('Left column 1'));
+    await page.getByRole('button', { name: `Re-read ${left.id} with Vision OCR (primary)` }).click();
+    await status.filter({ hasText: `Region ${left.id} read again with Vision OCR (primary).` }).waitFor();
+    const reread = (await api('/pages/1')).regions.find((r) => r.id === left.id);
+    check(reread.text.includes('The stand-in engine read this column.') && reread.original_text === left.original_text, `region re-read: ${JSON.stringify(reread)}`);
+    check((await page.getByLabel(`Text of ${left.id}`).inputValue()) === reread.text, 'the re-read text is shown');
+
+    // A failing engine: the problem's detail is shown and nothing changes.
+    // (image_url is a fresh signed URL on every read.)
+    const stored = async () => JSON.stringify({ ...(await api('/pages/1')), image_url: '' });
+    const unchanged = await stored();
+    fail = true;
+    await page.getByRole('button', { name: 'Re-recognize page' }).click();
+    await page.getByRole('alert').filter({ hasText: 'nothing was changed' }).waitFor();
+    check((await stored()) === unchanged, 'a failed engine changed nothing');
+    fail = false;
+
+    // The page changed elsewhere since it was shown: If-Match makes it a 409.
+    const shown = await api('/pages/1');
+    const edited = await fetch(`${server.base}/api/magazine/${issue.id}/pages/1/regions/${left.id}`, {
+      method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text: 'Edited in another tab.' }),
+    });
+    check(edited.ok, `edit from elsewhere answered ${edited.status}`);
+    const callsBefore = calls;
+    await page.getByRole('button', { name: 'Re-recognize page' }).click();
+    await page.getByRole('alert').filter({ hasText: `edit was made on ${shown.version}` }).waitFor();
+    check(calls === callsBefore, 'a stale page is refused before the engine is called');
+    check((await api('/pages/1')).regions.find((r) => r.id === left.id).text === 'Edited in another tab.', 'the other edit stands');
+
+    checkNoSecrets(await bodies(), '/recognize', [key]);
+    await context.close();
+  });
+
   const token = 'e2e-token-0123456789abcdef';
   const guarded = await startServer({ LECTERN_TOKEN: token });
   await test('token: the app asks for the token, then settings load', async () => {

@@ -18,6 +18,12 @@ type Pictures interface {
 	// ReadArea reads the text in a box of the page with the OCR chain; ""
 	// when nothing readable is there.
 	ReadArea(ctx context.Context, page magazine.Page, box magazine.BBox) (string, error)
+	// ReadAreaWith reads the text in a box with one chosen engine only.
+	ReadAreaWith(ctx context.Context, page magazine.Page, box magazine.BBox, engine string) (string, error)
+	// RecognizePage reads the page again with one chosen engine only and
+	// returns it with its new regions, refined, cleaned and ordered; crops
+	// are left to the change that stores it.
+	RecognizePage(ctx context.Context, page magazine.Page, engine string) (magazine.Page, error)
 }
 
 // Editor is the Service with the picture operations the edits need.

@@ -23,6 +23,11 @@ import (
 type pictures struct {
 	read  string
 	crops atomic.Int32
+	// Reading again with a chosen engine (recognize_test.go).
+	recognized magazine.Page // the page an engine reads
+	readWith   string        // the text an engine reads in a box
+	engineErr  error         // the engine's failure, when set
+	engineRuns atomic.Int32
 }
 
 func (p *pictures) Crop(_ context.Context, page magazine.Page, r magazine.Region, rev int64) (string, error) {

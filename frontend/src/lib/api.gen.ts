@@ -332,6 +332,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/magazine/{doc}/pages/{page}/recognize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read a page (or one text region) again with one chosen engine; a page's regions are replaced, undoably. An engine that fails or finds nothing changes nothing */
+        post: operations["recognize-page"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/magazine/{doc}/pages/{page}/regions": {
         parameters: {
             query?: never;
@@ -820,6 +837,7 @@ export interface components {
             /** Format: int64 */
             dpi: number;
             engine?: string;
+            engine_note?: string;
             error?: string;
             hand_ordered: boolean;
             /** Format: double */
@@ -910,6 +928,7 @@ export interface components {
             /** Format: int64 */
             dpi: number;
             engine?: string;
+            engine_note?: string;
             error?: string;
             hand_ordered: boolean;
             /** Format: double */
@@ -984,6 +1003,28 @@ export interface components {
             /** Format: int64 */
             page: number;
             step: string;
+        };
+        RecognizeInBody: {
+            /**
+             * @description the one engine to read with: the PDF's text layer, the primary or fallback vision engine of the settings, or Tesseract; no other engine is tried
+             * @enum {string}
+             */
+            engine: "text-layer" | "vision-primary" | "vision-fallback" | "tesseract";
+            /** @description read only this text region's box again and replace its text; without it the whole page is read again and its regions replaced */
+            region_id?: string;
+        };
+        RecognizeOutBody: {
+            /** @description the engine that read it */
+            engine: string;
+            /** @description the page with its new regions (a page read again) */
+            page?: components["schemas"]["MagazinePage"];
+            /** @description the region with its new text (a region read again) */
+            region?: components["schemas"]["MagazineRegion"];
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
         };
         RefineOutputBody: {
             /** Format: int64 */
@@ -1905,6 +1946,46 @@ export interface operations {
             };
         };
     };
+    "recognize-page": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecognizeInBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecognizeOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "add-region": {
         parameters: {
             query?: never;
@@ -2567,5 +2648,6 @@ export const magazineChangeToValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const magazineCleanedKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineCleaned"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionVisual_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["visual_kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const recognizeInBodyEngineValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecognizeInBody"]["engine"]> = ["text-layer", "vision-primary", "vision-fallback", "tesseract"];
 export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const statusOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatusOutputBody"]["status"]> = ["running", "stopped", "restarting", "unhealthy", "not-installed"];

@@ -98,13 +98,35 @@ export function apiUrl(path: string, params: unknown): string {
 }
 
 /** One JSON request to an operation of the document; a failure throws ApiError with the problem body. */
-export async function call<M extends Method, P extends PathWith<M>>(
+export function call<M extends Method, P extends PathWith<M>>(
   method: M,
   path: P,
   params: PathParams<M, P>,
   ...[body]: RequestBody<M, P> extends undefined ? [] : [RequestBody<M, P>]
 ): Promise<Answer<M, P>> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+  return request(method, path, params, body, {});
+}
+
+/** call() for an edit made on a page version: it is sent as If-Match, so an
+ *  edit of a page that changed since answers 409 instead of applying. */
+export function callIfMatch<M extends Method, P extends PathWith<M>>(
+  version: number,
+  method: M,
+  path: P,
+  params: PathParams<M, P>,
+  ...[body]: RequestBody<M, P> extends undefined ? [] : [RequestBody<M, P>]
+): Promise<Answer<M, P>> {
+  return request(method, path, params, body, { 'If-Match': String(version) });
+}
+
+async function request<M extends Method, P extends PathWith<M>>(
+  method: M,
+  path: P,
+  params: PathParams<M, P>,
+  body: RequestBody<M, P> | undefined,
+  extra: Record<string, string>,
+): Promise<Answer<M, P>> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(), ...extra };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const resp = await fetch(apiUrl(path, params), {
     method: method.toUpperCase(),

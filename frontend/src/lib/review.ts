@@ -1,7 +1,8 @@
 // Region review: API calls and the pure rules the review page follows
 // (selection, shortcuts, reading-order mode, approval payloads). Types come
 // from the API document (shared/review and reviewapi as the server describes them).
-import { call, type Schemas } from './api';
+import { call, callIfMatch, type Schemas } from './api';
+import { recognizeInBodyEngineValues } from './api.gen';
 import type { BBox, Page, Region, RegionKind } from './magazine';
 
 export type Outcome = Schemas['ReviewOutcome'];
@@ -11,6 +12,11 @@ export type Article = Schemas['MagazineArticle'];
 export type RegionPatch = Schemas['ReviewRegionPatch'];
 export type ArticlePatch = Schemas['ReviewArticlePatch'];
 export type BulkAction = Schemas['Bulk-regionsRequest']['action'];
+/** An engine a page or one region can be read again with (Go's pipeline.Engines). */
+export type RecognizeEngine = Schemas['RecognizeInBody']['engine'];
+export type RecognizeBody = Schemas['RecognizeInBody'];
+/** A page read again (page set) or one region read again (region set). */
+export type Recognized = Schemas['RecognizeOutBody'];
 
 const regionPath = '/api/magazine/{doc}/pages/{page}/regions/{block_id}';
 const regionParams = (doc: string, page: number, id: string) => ({ doc, page, block_id: id });
@@ -27,6 +33,9 @@ export const reviewApi = {
     call('post', '/api/magazine/{doc}/pages/{page}/regions/bulk', { doc, page }, { ids, action, kind }),
   setOrder: (doc: string, page: number, ids: string[]) => call('put', '/api/magazine/{doc}/pages/{page}/order', { doc, page }, { ids }),
   autoOrder: (doc: string, page: number) => call('delete', '/api/magazine/{doc}/pages/{page}/order', { doc, page }),
+  /** Reads the page (or one region) again with one engine; version is the page version shown. */
+  recognize: (doc: string, page: number, version: number, engine: RecognizeEngine, regionId = '') =>
+    callIfMatch(version, 'post', '/api/magazine/{doc}/pages/{page}/recognize', { doc, page }, recognizeBody(engine, regionId)),
   undo: (doc: string, token: string) => call('post', '/api/magazine/{doc}/undo', { doc }, { token }),
   articles: (doc: string) => call('get', '/api/magazine/{doc}/articles', { doc }).then((r) => r.articles ?? []),
   createArticle: (doc: string, title: string, regions: RegionRef[]) =>
@@ -143,4 +152,41 @@ export function existingRefs(refs: RegionRef[], pages: Map<number, Page>): Regio
     const p = pages.get(r.page);
     return !p || p.regions.some((g) => g.id === r.region);
   });
+}
+
+/** The engines offered for reading again, in the OCR chain's order. */
+export const ENGINES: readonly RecognizeEngine[] = recognizeInBodyEngineValues;
+
+const ENGINE_LABELS: Record<RecognizeEngine, string> = {
+  'text-layer': 'PDF text layer',
+  'vision-primary': 'Vision OCR (primary)',
+  'vision-fallback': 'Vision OCR (fallback)',
+  tesseract: 'Tesseract',
+};
+
+/** An engine's name as the review page shows it; a name it does not know is shown as it is. */
+export function engineLabel(engine: string | undefined): string {
+  if (!engine) return 'no engine recorded';
+  return (ENGINE_LABELS as Record<string, string>)[engine] ?? engine;
+}
+
+/** Picture kinds: their words are a description, so they are never read again. */
+const PICTURE_KINDS: ReadonlySet<string> = new Set(['image', 'figure', 'chart', 'table', 'code']);
+
+/** Whether a region's box can be read again for its text (text regions only). */
+export function canReread(r: Region): boolean {
+  return !PICTURE_KINDS.has(r.kind);
+}
+
+/** The request body: the whole page, or only one region's box. */
+export function recognizeBody(engine: RecognizeEngine, regionId = ''): RecognizeBody {
+  return regionId ? { engine, region_id: regionId } : { engine };
+}
+
+/** What the review page says once a page or region was read again. */
+export function recognizedNote(o: Recognized): string {
+  const by = engineLabel(o.engine);
+  if (o.region) return `Region ${o.region.id} read again with ${by}.`;
+  const n = o.page?.regions?.length ?? 0;
+  return `Page read again with ${by}: ${n} region${n === 1 ? '' : 's'}.`;
 }

@@ -130,6 +130,7 @@ func Operations(ed *review.Editor) []httpapi.Operation {
 		fixReadingOrder(ed),
 		cleanupPage(ed),
 		restorePageBackup(ed),
+		recognizePage(ed),
 		undoChange(ed),
 		listArticles(ed),
 		createArticle(ed),
