@@ -133,3 +133,31 @@ func TestScanTextLayer(t *testing.T) {
 		t.Errorf("good layer: pictures %v, want the photo at [300 400 240 180]", got)
 	}
 }
+
+// pictureOf is a PDF whose one page is a 200 DPI picture of the page that
+// set lays out: a scan with no text layer at all.
+func pictureOf(t *testing.T, set func(p *pdftest.Page)) []byte {
+	t.Helper()
+	var src pdftest.Doc
+	set(src.AddPage(612, 792))
+	img, err := pdf.Render(context.Background(), src.Bytes(), 1, 200, pdf.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d pdftest.Doc
+	d.AddPage(612, 792).Image(0, 0, 612, 792, img)
+	return d.Bytes()
+}
+
+// twoShortColumns sets a headline over two columns of five lines: tesseract
+// takes columns this short for one block and runs each line on across the
+// gutter.
+func twoShortColumns(p *pdftest.Page) {
+	p.Text(72, 40, 24, true, "Harbour News Tonight")
+	left := []string{"The harbour board met on Tuesday to", "discuss the new pier and agreed that", "the work should begin before winter.", "Fishermen have waited for years for", "a safe place to land their catch."}
+	right := []string{"The council will meet again in the", "spring to choose a builder and to", "decide how the cost is to be shared.", "Visitors are expected to return once", "the pier is open to the public."}
+	for i := range left {
+		p.Text(72, 120+float64(i)*14, 11, false, left[i])
+		p.Text(320, 120+float64(i)*14, 11, false, right[i])
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -118,47 +119,144 @@ func ParseTSV(tsv []byte, dpi int) ([]Block, error) {
 		return nil, fmt.Errorf("tesseract: read TSV: %w", err)
 	}
 
-	type acc struct {
-		x0, y0, x1, y1 int
-		lines          []string
-		heights, confs float64
-		words          int
-	}
-	pars := map[parKey]*acc{}
+	// Lines grouped by paragraph, in tesseract's order; a paragraph that
+	// spans a column gutter is split into one per column.
+	byPar := map[parKey][][]word{}
 	var parOrder []parKey
 	for _, lk := range lineOrder {
 		pk := parKey{lk.block, lk.par}
-		a := pars[pk]
-		if a == nil {
-			a = &acc{x0: 1 << 30, y0: 1 << 30}
-			pars[pk] = a
+		if _, ok := byPar[pk]; !ok {
 			parOrder = append(parOrder, pk)
 		}
-		var texts []string
-		lineTop, lineBottom := 1<<30, 0
-		for _, w := range lines[lk] {
-			texts = append(texts, w.text)
-			a.x0, a.y0 = min(a.x0, w.left), min(a.y0, w.top)
-			a.x1, a.y1 = max(a.x1, w.left+w.width), max(a.y1, w.top+w.height)
-			lineTop, lineBottom = min(lineTop, w.top), max(lineBottom, w.top+w.height)
-			a.confs += w.conf
-			a.words++
-		}
-		a.heights += float64(lineBottom - lineTop)
-		a.lines = append(a.lines, strings.Join(texts, " "))
+		byPar[pk] = append(byPar[pk], lines[lk])
 	}
-	blocks := make([]Block, 0, len(parOrder))
+	var blocks []Block
 	for _, pk := range parOrder {
-		a := pars[pk]
-		blocks = append(blocks, Block{
-			BBox:       [4]float64{float64(a.x0) * scale, float64(a.y0) * scale, float64(a.x1-a.x0) * scale, float64(a.y1-a.y0) * scale},
-			Text:       joinLines(a.lines),
-			Lines:      len(a.lines),
-			LineHeight: a.heights / float64(len(a.lines)) * scale,
-			Confidence: a.confs / float64(a.words),
-		})
+		for _, par := range splitColumns(byPar[pk]) {
+			blocks = append(blocks, paragraph(par, scale))
+		}
+	}
+	if blocks == nil {
+		blocks = []Block{}
 	}
 	return blocks, nil
+}
+
+// paragraph is one block of lines (each a run of words, left to right).
+func paragraph(lines [][]word, scale float64) Block {
+	x0, y0, x1, y1 := 1<<30, 1<<30, 0, 0
+	var texts []string
+	heights, confs, words := 0.0, 0.0, 0
+	for _, l := range lines {
+		var ws []string
+		top, bottom := 1<<30, 0
+		for _, w := range l {
+			ws = append(ws, w.text)
+			x0, y0 = min(x0, w.left), min(y0, w.top)
+			x1, y1 = max(x1, w.left+w.width), max(y1, w.top+w.height)
+			top, bottom = min(top, w.top), max(bottom, w.top+w.height)
+			confs += w.conf
+			words++
+		}
+		heights += float64(bottom - top)
+		texts = append(texts, strings.Join(ws, " "))
+	}
+	return Block{
+		BBox:       [4]float64{float64(x0) * scale, float64(y0) * scale, float64(x1-x0) * scale, float64(y1-y0) * scale},
+		Text:       joinLines(texts),
+		Lines:      len(lines),
+		LineHeight: heights / float64(len(lines)) * scale,
+		Confidence: confs / float64(words),
+	}
+}
+
+// Column gutters inside one tesseract paragraph.
+const (
+	// gutterWordGaps: a gutter is at least this many times the
+	// paragraph's median gap between words...
+	gutterWordGaps = 2.5
+	// gutterLineHeights: ...and at least this many line heights wide.
+	gutterLineHeights = 1.0
+	// gutterMinLines: at least this many lines have words on both sides.
+	gutterMinLines = 2
+)
+
+// splitColumns splits a paragraph that tesseract read across a column
+// gutter (short columns side by side are often taken for one block, and
+// each line then runs on into the next column) at every vertical white
+// channel: an x no word of the paragraph covers, where at least
+// gutterMinLines lines have words on both sides with a gap that is wide for
+// this paragraph's type. Columns come out left to right.
+func splitColumns(lines [][]word) [][][]word {
+	var gaps []int
+	height := 0
+	for _, l := range lines {
+		for i := 1; i < len(l); i++ {
+			gaps = append(gaps, l[i].left-(l[i-1].left+l[i-1].width))
+		}
+		for _, w := range l {
+			height = max(height, w.height)
+		}
+	}
+	if len(gaps) == 0 || len(lines) < gutterMinLines {
+		return [][][]word{lines}
+	}
+	slices.Sort(gaps)
+	wide := max(gutterWordGaps*float64(max(gaps[len(gaps)/2], 1)), gutterLineHeights*float64(height))
+	for _, l := range lines {
+		for i := 1; i < len(l); i++ {
+			a, b := l[i-1].left+l[i-1].width, l[i].left
+			if float64(b-a) < wide {
+				continue
+			}
+			x := (a + b) / 2
+			if !clearAt(lines, x) || spanning(lines, x, wide) < gutterMinLines {
+				continue
+			}
+			var left, right [][]word
+			for _, m := range lines {
+				k := 0
+				for k < len(m) && m[k].left+m[k].width <= x {
+					k++
+				}
+				if k > 0 {
+					left = append(left, m[:k])
+				}
+				if k < len(m) {
+					right = append(right, m[k:])
+				}
+			}
+			return append(splitColumns(left), splitColumns(right)...)
+		}
+	}
+	return [][][]word{lines}
+}
+
+// clearAt: no word of the paragraph covers x.
+func clearAt(lines [][]word, x int) bool {
+	for _, l := range lines {
+		for _, w := range l {
+			if w.left <= x && x < w.left+w.width {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// spanning counts the lines with words on both sides of x and a gap at
+// least wide between them.
+func spanning(lines [][]word, x int, wide float64) int {
+	n := 0
+	for _, l := range lines {
+		for i := 1; i < len(l); i++ {
+			a, b := l[i-1].left+l[i-1].width, l[i].left
+			if a <= x && x < b && float64(b-a) >= wide {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // joinLines joins a paragraph's lines with spaces, mending words hyphenated

@@ -3,10 +3,12 @@ package tesseract
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,5 +154,70 @@ func TestRecognizeRefusesGarbage(t *testing.T) {
 	}
 	if _, err := (Engine{}).Recognize(context.Background(), []byte("not an image"), 300); err == nil {
 		t.Fatal("garbage input accepted")
+	}
+}
+
+// tsvPar is TSV for one tesseract paragraph: each line a list of words
+// given as "left:text", 40 px high, 60 px apart, 12 px a letter.
+func tsvPar(lines ...[]string) []byte {
+	var b strings.Builder
+	b.WriteString("level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n")
+	for i, l := range lines {
+		for k, w := range l {
+			left, text, _ := strings.Cut(w, ":")
+			fmt.Fprintf(&b, "5\t1\t1\t1\t%d\t%d\t%s\t%d\t%d\t40\t90\t%s\n", i+1, k+1, left, 300+60*i, 12*len(text), text)
+		}
+	}
+	return []byte(b.String())
+}
+
+func TestParseTSVSplitsColumnsAtAGutter(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines [][]string
+		want  []string
+	}{
+		{"two short columns read as one paragraph split at their gutter",
+			[][]string{
+				{"100:The", "150:harbour", "250:met", "600:The", "650:council", "750:will"},
+				{"100:on", "140:Tuesday", "600:meet", "660:again", "740:soon"},
+				{"100:to", "140:agree.", "600:in", "640:spring."},
+			},
+			[]string{"The harbour met on Tuesday to agree.", "The council will meet again soon in spring."}},
+		{"three columns split twice",
+			[][]string{
+				{"100:One", "150:a", "500:Two", "550:b", "900:Three", "980:c"},
+				{"100:one", "150:d", "500:two", "550:e", "900:three", "980:f"},
+			},
+			[]string{"One a one d", "Two b two e", "Three c three f"},
+		},
+		{"a justified line's wide gaps that do not line up stay one paragraph",
+			[][]string{
+				{"100:The", "300:harbour", "420:board", "500:met"},
+				{"100:on", "140:Tuesday", "300:to", "480:agree"},
+				{"100:that", "160:the", "210:work", "400:should"},
+			},
+			[]string{"The harbour board met on Tuesday to agree that the work should"}},
+		{"one wide gap on one line is not a gutter",
+			[][]string{
+				{"100:Total", "600:12"},
+				{"100:Sum", "150:of", "190:all"},
+			},
+			[]string{"Total 12 Sum of all"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			blocks, err := ParseTSV(tsvPar(tc.lines...), 300)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, b := range blocks {
+				got = append(got, b.Text)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("paragraphs %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
