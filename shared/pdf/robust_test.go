@@ -95,7 +95,7 @@ func TestStextSurvivesBadCharacters(t *testing.T) {
 		glyphs = append(glyphs, stextGlyph{kind: glyphChar, c: c, font: 0, box: magazine.BBox{float64(10 + 6*i), 10, 6, 12}, size: 12})
 	}
 	for range 20 {
-		glyphs = append(glyphs, stextGlyph{kind: glyphChar, c: 'x', font: 0, box: magazine.BBox{70, 10, 6, 12}, size: 12})
+		glyphs = append(glyphs, stextGlyph{kind: glyphChar, c: 'x', font: 0, box: magazine.BBox{58, 10, 6, 12}, size: 12})
 	}
 	tp := buildStext(glyphs, []string{"Bad\xff\xfeFont-Bold"})
 	if len(tp.Blocks) != 1 || !strings.HasPrefix(tp.Blocks[0].Text, "Abc    dx") || !tp.Blocks[0].Bold || !utf8.ValidString(tp.Blocks[0].Text) {

@@ -16,10 +16,6 @@ import (
 // has no real text (a scan with a stray label), so OCR reads it instead.
 const MinRealTextLetters = 20
 
-// wordGapEms: a horizontal gap wider than this many font sizes inside one
-// MuPDF line is a column gutter, so the line is split there.
-const wordGapEms = 1.2
-
 // sizeSplitRatio: lines in one MuPDF block whose font sizes differ by more
 // than this ratio become separate blocks (a headline set tight on its body).
 const sizeSplitRatio = 1.15
@@ -59,7 +55,6 @@ func HasRealText(tp magazine.TextPage) bool {
 }
 
 type stextLine struct {
-	right  float64 // x where the last character ended
 	box    magazine.BBox
 	text   strings.Builder
 	sizes  map[float64]int // font size → characters
@@ -73,15 +68,7 @@ func (l *stextLine) style() (bold, italic bool) {
 	return l.chars > 0 && l.bold*2 > l.chars, l.chars > 0 && l.italic*2 > l.chars
 }
 
-func (l *stextLine) size() float64 {
-	best, n := 0.0, -1
-	for s, c := range l.sizes {
-		if c > n || (c == n && s > best) {
-			best, n = s, c
-		}
-	}
-	return best
-}
+func (l *stextLine) size() float64 { return dominant(l.sizes) }
 
 // Glyph record kinds, as the MuPDF shim writes them.
 const (
@@ -140,23 +127,18 @@ func glyphText(c int) string {
 	return string(r)
 }
 
-// buildStext turns structured text into blocks: characters → lines →
-// blocks, pictures' boxes aside.
+// buildStext turns structured text into blocks: characters → pieces of
+// MuPDF's lines → lines rebuilt from baselines (lines.go) → blocks, pictures'
+// boxes aside.
 func buildStext(glyphs []stextGlyph, fonts []string) magazine.TextPage {
 	var (
-		tp    magazine.TextPage
-		block []*stextLine
-		line  *stextLine
+		tp     magazine.TextPage
+		blocks [][]*piece // MuPDF's text blocks, in its order
+		line   []stextChar
 	)
-	flush := func() {
-		for _, col := range byColumn(block) {
-			tp.Blocks = append(tp.Blocks, linesToBlocks(col)...)
-		}
-		block = nil
-	}
 	endLine := func() {
-		if line != nil && strings.TrimSpace(line.text.String()) != "" {
-			block = append(block, line)
+		if len(line) > 0 && len(blocks) > 0 {
+			blocks[len(blocks)-1] = append(blocks[len(blocks)-1], splitPieces(line)...)
 		}
 		line = nil
 	}
@@ -164,43 +146,32 @@ func buildStext(glyphs []stextGlyph, fonts []string) magazine.TextPage {
 		switch g.kind {
 		case glyphBlock:
 			endLine()
-			flush()
+			blocks = append(blocks, nil)
 		case glyphImage:
 			endLine()
-			flush()
 			tp.Pictures = append(tp.Pictures, g.box)
+			blocks = append(blocks, nil) // text after a picture is a block of its own
 		case glyphLine:
 			endLine() // the next line starts with its first character
 		case glyphChar:
+			if len(blocks) == 0 {
+				blocks = append(blocks, nil)
+			}
 			name := ""
 			if g.font >= 0 && g.font < len(fonts) {
 				name = fonts[g.font]
 			}
-			q := g.box
-			// A wide gap inside one line is a gutter between columns set
-			// on the same baseline: split the line there.
-			if line != nil && q[0]-line.right > wordGapEms*math.Max(g.size, 1) {
-				endLine()
-			}
-			if line == nil {
-				line = &stextLine{box: q, sizes: map[float64]int{}}
-			}
-			line.box = line.box.Union(q)
-			line.right = q[0] + q[2]
-			line.text.WriteString(glyphText(g.c))
-			line.sizes[math.Round(g.size*10)/10]++
-			line.chars++
-			if isBoldFont(name) {
-				line.bold++
-			}
-			if isItalicFont(name) {
-				line.italic++
-			}
+			line = append(line, stextChar{c: g.c, box: g.box, size: g.size, bold: isBoldFont(name), italic: isItalicFont(name)})
 		}
 	}
 	endLine()
-	flush()
-	tp.Blocks = mergeBlocks(tp.Blocks)
+	rows := pageRows(blocks)
+	for _, b := range blocks {
+		for _, col := range byColumn(blockLines(b, rows)) {
+			tp.Blocks = append(tp.Blocks, linesToBlocks(col)...)
+		}
+	}
+	tp.Blocks = mergeBlocks(joinDropCaps(tp.Blocks))
 	return tp
 }
 

@@ -1,7 +1,9 @@
 // Package pdftest writes small, exact PDFs for tests: text in the standard
-// Helvetica fonts at known positions and sizes, filled boxes, embedded
-// pictures, and the hostile shapes the ingest pipeline must refuse or survive
-// (broken pages, decompression bombs, encryption markers).
+// Helvetica fonts at known positions and sizes (also set the ways
+// typesetters do: justified word by word, without space glyphs, with a drop
+// cap), filled boxes, embedded pictures, and the hostile shapes the ingest
+// pipeline must refuse or survive (broken pages, decompression bombs,
+// encryption markers).
 package pdftest
 
 import (
@@ -76,6 +78,98 @@ func (p *Page) Italic(x, top, size float64, s string) *Page {
 	baseline := p.H - top - size*0.8
 	fmt.Fprintf(&p.content, "BT /F3 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", size, x, baseline, escape(s))
 	return p
+}
+
+// helveticaWidths are Helvetica's advance widths (thousandths of the font
+// size) of the printable ASCII characters, from its AFM file, so a line can
+// be laid out word by word at exact positions.
+var helveticaWidths = [95]int{
+	278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, // space … /
+	556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, // 0 … ?
+	1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, // @ … O
+	667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, // P … _
+	333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, // ` … o
+	556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584, // p … ~
+}
+
+// TextWidth is how wide s is set in Helvetica at size points.
+func TextWidth(size float64, s string) float64 {
+	w := 0
+	for _, r := range s {
+		if r >= ' ' && r <= '~' {
+			w += helveticaWidths[r-' ']
+		} else {
+			w += 556
+		}
+	}
+	return float64(w) * size / 1000
+}
+
+// Justified sets the words of s on one line from x to x+width, as a
+// justified column does: the space left over is shared out equally between
+// the words, and each word is placed on its own (a Td move) with no space
+// glyph between them.
+func (p *Page) Justified(x, top, width, size float64, s string) *Page {
+	words := strings.Fields(s)
+	gap := 0.0
+	if len(words) > 1 {
+		gap = (width - TextWidth(size, strings.Join(words, ""))) / float64(len(words)-1)
+	}
+	baseline := p.H - top - size*0.8
+	fmt.Fprintf(&p.content, "BT /F1 %.2f Tf %.2f %.2f Td", size, x, baseline)
+	for i, w := range words {
+		if i > 0 {
+			fmt.Fprintf(&p.content, " %.3f 0 Td", TextWidth(size, words[i-1])+gap)
+		}
+		fmt.Fprintf(&p.content, " (%s) Tj", escape(w))
+	}
+	p.content.WriteString(" ET\n")
+	return p
+}
+
+// Kerned writes one line with no space glyphs, as TeX and many typesetters
+// do: the words are moved apart by gapEms font sizes with TJ kerning.
+func (p *Page) Kerned(x, top, size, gapEms float64, s string) *Page {
+	baseline := p.H - top - size*0.8
+	var tj []string
+	for _, w := range strings.Fields(s) {
+		tj = append(tj, "("+escape(w)+")")
+	}
+	fmt.Fprintf(&p.content, "BT /F1 %.2f Tf %.2f %.2f Td [%s] TJ ET\n", size, x, baseline, strings.Join(tj, fmt.Sprintf(" %.0f ", -gapEms*1000)))
+	return p
+}
+
+// Glyphwise writes one line with no space glyphs and every glyph placed by
+// its own Td move, as some PDF writers do; words are gapEms font sizes
+// apart.
+func (p *Page) Glyphwise(x, top, size, gapEms float64, s string) *Page {
+	baseline := p.H - top - size*0.8
+	fmt.Fprintf(&p.content, "BT /F1 %.2f Tf %.2f %.2f Td", size, x, baseline)
+	prev := 0.0 // the advance from the last glyph placed
+	for i, w := range strings.Fields(s) {
+		if i > 0 {
+			prev += gapEms * size
+		}
+		for _, r := range w {
+			fmt.Fprintf(&p.content, " %.3f 0 Td (%s) Tj", prev, escape(string(r)))
+			prev = TextWidth(size, string(r))
+		}
+	}
+	p.content.WriteString(" ET\n")
+	return p
+}
+
+// DropCap draws letter as a drop cap: a capital as tall as lines lines of
+// body text at size points and leading apart, the first of them set from
+// top, as Text sets it; its cap height spans from the first line's capitals
+// to the last line's baseline. It returns the width the letter takes.
+func (p *Page) DropCap(x, top, size, leading float64, lines int, letter string) float64 {
+	const capHeight = 0.718 // Helvetica's, in font sizes
+	capTop := top + size*0.8 - capHeight*size
+	baseline := top + size*0.8 + float64(lines-1)*leading
+	big := (baseline - capTop) / capHeight
+	fmt.Fprintf(&p.content, "BT /F1 %.2f Tf %.2f %.2f Td (%s) Tj ET\n", big, x, p.H-baseline, escape(letter))
+	return TextWidth(big, letter)
 }
 
 // Chinese writes one line in a CJK font the file names but does not embed
