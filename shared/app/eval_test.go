@@ -22,8 +22,11 @@ const (
 	minReadOrder = 0.95
 	// maxCleanedShare: share of regions of the scanned Honolulu page that
 	// cleanup typed noise or similar (noise, duplicate, text-in-image);
-	// measured 218 of 1231 (17.7%).
-	maxCleanedShare = 0.20
+	// measured 198 of 963 (20.6%). Since lines are built from baselines
+	// (issue 10, class 4) its text comes in fewer, longer paragraphs (672,
+	// were 892) while the stray marks typed noise stay: fewer regions are
+	// typed (198, were 219) but they are a larger share.
+	maxCleanedShare = 0.22
 )
 
 // TestEvalSamples runs the team's sample magazines through the real local

@@ -15,7 +15,9 @@ import (
 
 	"github.com/lectern/lectern/shared/evalbench"
 	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/pdf/pdftest"
+	"github.com/lectern/lectern/shared/pipeline"
 )
 
 // synthPage is one generated page for a failure class of issue 10, with the
@@ -85,6 +87,10 @@ func synthPages(t *testing.T) []synthPage {
 			p := d.AddPage(595, 842).Chinese(100, 100, 16, "关于浙江菲达环保科技股份有限公司")
 			writeBody(p, 72, 160)
 		}), []evalbench.Check{present("关于浙江菲达环保科技股份有限公司", 0), bodyPresent}},
+		{"huge-scan", "2-huge-scans", func() []byte { return hugeScan(t) }, []evalbench.Check{
+			present("agreed that the work should begin before the winter storms arrive.", 3),
+			present("and to decide how the cost of the work is to be shared out.", 3),
+		}},
 		{"single-page-furniture", "3-furniture", doc(func(d *pdftest.Doc) {
 			p := d.AddPage(612, 792)
 			p.Text(72, 20, 7, false, "Downloaded from www.example.org on 3 May 2022")
@@ -96,6 +102,28 @@ func synthPages(t *testing.T) []synthPage {
 			absent("Downloaded from www.example.org", 2), absent("Journal of Harbours", 1),
 			absent("Page 1 of 1", 0), absent("Harbour Reporting Company", 2), bodyPresent,
 		}},
+		{"justified-columns-and-drop-cap", "4-lines", doc(func(d *pdftest.Doc) {
+			p := d.AddPage(612, 792)
+			p.Text(72, 60, 24, true, "The Silted Harbour")
+			last := len(justifiedLeft) - 1
+			for i := range last {
+				p.Justified(72, 110+float64(i)*12, 220, 10, justifiedLeft[i])
+				p.Justified(320, 110+float64(i)*12, 220, 10, justifiedRight[i])
+			}
+			p.Text(72, 110+float64(last)*12, 10, false, justifiedLeft[last])
+			p.Text(320, 110+float64(last)*12, 10, false, justifiedRight[last])
+			w := p.DropCap(72, 200, 10, 12, 3, "O")
+			p.Justified(72+w+3, 200, 220-w-3, 10, "ver the years the harbour")
+			p.Justified(72+w+3, 212, 220-w-3, 10, "has silted up, and the boats")
+			p.Justified(72+w+3, 224, 220-w-3, 10, "must wait for the tide to")
+			p.Text(72, 236, 10, false, "come in before they can land.")
+		}), []evalbench.Check{
+			present("The harbour board met on Tuesday to discuss the new pier, and agreed that the construction should begin", 2),
+			present("Fishermen have waited for years for a safe place to land their catch, and the townspeople hope", 2),
+			order("when the boats cannot leave the harbour for weeks.", "Fishermen have waited", 0),
+			present("Over the years the harbour has silted up, and the boats must wait for the tide to come in", 1),
+			order("The Silted Harbour", "Over the years", 0),
+		}},
 		{"accents-and-tex-quotes", "5-characters", doc(func(d *pdftest.Doc) {
 			p := d.AddPage(612, 792)
 			// WinAnsi: 0xB4 is a spacing acute after its letter, 0x91 and
@@ -103,6 +131,18 @@ func synthPages(t *testing.T) []synthPage {
 			p.Raw("BT /F1 10 Tf 72 600 Td (The re\xb4sume\xb4 of the \x91\x91harbour master\x92\x92 was read.) Tj ET\n")
 			writeBody(p, 72, 120)
 		}), []evalbench.Check{present("The résumé of the “harbour master” was read.", 0), bodyPresent}},
+		{"captions-without-space-glyphs", "5-characters", doc(func(d *pdftest.Doc) {
+			// Words moved apart by TJ kerning, and glyphs placed one by one,
+			// 0.12 em apart: under the gap MuPDF makes a space of.
+			p := d.AddPage(612, 792).Image(72, 200, 200, 120, tinted(200, 120)).Image(320, 200, 200, 120, tinted(200, 120))
+			p.Kerned(72, 326, 8, 0.12, "Figure 2 The pier at dawn, seen from the harbour wall")
+			p.Glyphwise(320, 326, 8, 0.12, "Figure 3 Boats wait for the tide in the outer harbour")
+			writeBody(p, 72, 120)
+		}), []evalbench.Check{
+			present("Figure 2 The pier at dawn, seen from the harbour wall", 1),
+			present("Figure 3 Boats wait for the tide in the outer harbour", 1),
+			bodyPresent,
+		}},
 		{"text-on-a-background-picture", "6-text-on-pictures", doc(func(d *pdftest.Doc) {
 			p := d.AddPage(612, 792).Image(60, 100, 480, 120, tinted(480, 120))
 			writeBody(p, 72, 120)
@@ -166,6 +206,11 @@ func TestEvalSynthetic(t *testing.T) {
 			t.Fatalf("%s: pages: %v", sp.name, err)
 		}
 		lectern[sp.name] = readAloud(pages[0])
+		if check := synthPageChecks[sp.name]; check != nil {
+			if err := check(pages[0]); err != nil {
+				t.Errorf("%s: %v", sp.name, err)
+			}
+		}
 		for i, c := range sp.checks {
 			c.PDF, c.Page, c.ID, c.Category = sp.name, 1, fmt.Sprintf("%s_%d", sp.name, i+1), sp.class
 			if err := c.Validate(); err != nil {
@@ -199,4 +244,58 @@ func tinted(w, h int) image.Image {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(img, img.Bounds(), &image.Uniform{C: color.RGBA{R: 214, G: 226, B: 240, A: 255}}, image.Point{}, draw.Src)
 	return img
+}
+
+// Two justified columns set on the same baselines, each word placed on its
+// own 1.1 to 2.4 em from the next, the columns 28 pt (2.8 em) apart; the
+// last line of each is set ragged (issue 10, class 4).
+var (
+	justifiedLeft = []string{
+		"The harbour board met on Tuesday",
+		"to discuss the new pier, and agreed",
+		"that the construction should begin",
+		"before the winter storms arrive,",
+		"when the boats cannot leave the",
+		"harbour for weeks.",
+	}
+	justifiedRight = []string{
+		"Fishermen have waited for years for",
+		"a safe place to land their catch, and",
+		"the townspeople hope that this",
+		"new pier will bring visitors back",
+		"to the shops and cafes along the",
+		"harbour front.",
+	}
+)
+
+// synthPageChecks check a generated page beyond its text, by page name.
+var synthPageChecks = map[string]func(magazine.Page) error{
+	// The huge scan is read by Tesseract at the finest DPI the pixel budget
+	// allows, and the page records it.
+	"huge-scan": func(p magazine.Page) error {
+		if p.Engine != pipeline.EngineTesseract || p.OCRDPI < 100 || p.OCRDPI >= 300 {
+			return fmt.Errorf("read by %q at %d DPI, want tesseract within the pixel budget (100 to 299 DPI)", p.Engine, p.OCRDPI)
+		}
+		return nil
+	},
+}
+
+// hugeScan is a 27 × 35 inch page that is one scanned picture of printed
+// text: 300 DPI would take 85 million pixels, over the budget of 60 million,
+// so OCR must read it at the finest DPI within the budget. The picture
+// itself is small (the text rendered at 120 DPI, then drawn over the page).
+func hugeScan(t *testing.T) []byte {
+	t.Helper()
+	var src pdftest.Doc
+	p := src.AddPage(612, 792)
+	for i, l := range scanBody {
+		p.Text(72, 100+float64(i)*16, 12, false, l)
+	}
+	img, err := pdf.Render(context.Background(), src.Bytes(), 1, 120, pdf.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d pdftest.Doc
+	d.AddPage(1944, 2516).Image(0, 0, 1944, 2516, img)
+	return d.Bytes()
 }
