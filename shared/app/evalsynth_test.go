@@ -153,6 +153,12 @@ func synthPages(t *testing.T) []synthPage {
 				present("Fishermen have waited for years for a safe place to land their", 3),
 				absent("Tne harbonr bnard", 2),
 			}},
+		{"scan-two-short-columns", "7-bad-text-layers", func() []byte { return pictureOf(t, twoShortColumns) },
+			[]evalbench.Check{
+				present("The harbour board met on Tuesday to discuss the new pier and agreed that the work should begin before winter.", 3),
+				order("Fishermen have waited for years", "The council will meet again", 2),
+				present("Harbour News Tonight", 1),
+			}},
 		{"footnote-table-url", "8-kinds", doc(func(d *pdftest.Doc) {
 			p := d.AddPage(612, 792)
 			writeBody(p, 72, 100)
