@@ -35,9 +35,10 @@ var trailingKinds = map[Kind]bool{
 //     belongs to the column whose start is the last one at or left of its
 //     left edge (plus tolerance).
 //  2. Headlines, decks and subheads whose box crosses into a further column
-//     are band breakers: the page is cut into horizontal bands at their tops,
-//     and each breaker is read before the columns of the band below it.
-//     A region only falls under a breaker it overlaps horizontally.
+//     (or is centred over a gutter) are band breakers: the page is cut into
+//     horizontal bands at their tops, and each breaker is read before the
+//     columns of the band below it. A region only falls under a breaker
+//     that spans one of its columns.
 //     Within a band: column by column, left to right, each top to bottom.
 //     A headline inside one column stays in that column's flow.
 //  3. Pull-quotes are read after the flow, top to bottom; then the trailing
@@ -57,6 +58,10 @@ func ReadingOrder(page Page) []string {
 		}
 	}
 	starts, tol := columnStarts(flow)
+	// column is the column a region starts in: the last start at or left of
+	// its left edge (plus tolerance), unless its left edge lies before that
+	// start and its centre does too (a centred line over the gutter starts
+	// in the column on the left).
 	column := func(r Region) int {
 		c := 0
 		for i, s := range starts {
@@ -64,15 +69,30 @@ func ReadingOrder(page Page) []string {
 				c = i
 			}
 		}
+		if c > 0 && r.BBox[0] < starts[c] && r.BBox[0]+r.BBox[2]/2 < starts[c] {
+			c--
+		}
 		return c
 	}
-	spans := func(r Region) bool {
+	// lastColumn is the last column a region reaches into: well past the
+	// column's start, or across the gutter with its centre near it (a
+	// title, author or date line centred over two columns).
+	lastColumn := func(r Region) int {
 		c := column(r)
-		return c+1 < len(starts) && r.BBox[0]+r.BBox[2] > starts[c+1]+tol
+		left, right := r.BBox[0], r.BBox[0]+r.BBox[2]
+		for c+1 < len(starts) {
+			next := starts[c+1]
+			if right > next+tol || left < next && right > next && math.Abs(left+r.BBox[2]/2-next) <= tol {
+				c++
+				continue
+			}
+			break
+		}
+		return c
 	}
 	var breakers, rest []Region
 	for _, r := range flow {
-		if (r.Kind == KindHeadline || r.Kind == KindDeck || r.Kind == KindSubhead) && spans(r) {
+		if (r.Kind == KindHeadline || r.Kind == KindDeck || r.Kind == KindSubhead) && lastColumn(r) > column(r) {
 			breakers = append(breakers, r)
 		} else {
 			rest = append(rest, r)
@@ -82,12 +102,14 @@ func ReadingOrder(page Page) []string {
 
 	order := make([]string, 0, len(page.Regions))
 	// A region belongs to the band under the last breaker that is above it
-	// and overlaps it horizontally, so a column running down beside a
-	// headline (the end of the previous article) is read before it.
+	// and spans one of its columns, so a column running down beside a
+	// headline (the end of the previous article) is read before it, and a
+	// title block of stacked lines (title, authors, date) is read whole
+	// before the columns under it.
 	bandOf := func(r Region) int {
 		b := 0
 		for i, br := range breakers {
-			if r.BBox[1] >= br.BBox[1] && overlapX(r.BBox, br.BBox) > tol {
+			if r.BBox[1] >= br.BBox[1] && column(r) <= lastColumn(br) && lastColumn(r) >= column(br) {
 				b = i + 1
 			}
 		}

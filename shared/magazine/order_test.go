@@ -46,6 +46,16 @@ func TestReadingOrder(t *testing.T) {
 			want: []string{"h", "d", "a1", "b1"},
 		},
 		{
+			name: "a centred title block (title, author, date) is read whole before the columns and a side heading under it",
+			regions: []Region{
+				reg("abstract", KindSubhead, 40, 245, 62, 14),
+				reg("a1", KindParagraph, 40, 271, 250, 400), reg("b1", KindParagraph, 310, 249, 250, 400),
+				reg("title", KindHeadline, 150, 154, 300, 17),
+				reg("author", KindDeck, 272, 187, 58, 12), reg("date", KindDeck, 260, 210, 81, 12),
+			},
+			want: []string{"title", "author", "date", "abstract", "a1", "b1"},
+		},
+		{
 			name: "headline mid-page splits the page into bands",
 			regions: []Region{
 				reg("a0", KindParagraph, 40, 40, 250, 200), reg("b0", KindParagraph, 310, 40, 250, 200),
