@@ -171,7 +171,7 @@ func buildStext(glyphs []stextGlyph, fonts []string) magazine.TextPage {
 			tp.Blocks = append(tp.Blocks, linesToBlocks(col)...)
 		}
 	}
-	tp.Blocks = mergeBlocks(joinDropCaps(tp.Blocks))
+	tp.Blocks = joinDisplayLines(mergeBlocks(joinDropCaps(tp.Blocks)))
 	return tp
 }
 
