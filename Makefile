@@ -11,10 +11,11 @@ VENV ?= $(HOME)/.cache/lectern/venv
 CFN_LINT_VERSION := 1.58.0
 SAM_CLI_VERSION := 1.170.0
 ASL_VALIDATOR_VERSION := 4.0.0
-# Debian packages: chromium for the browser tests; tesseract, espeak-ng and
+# Debian packages: chromium for the browser tests; tesseract (English, script
+# detection and Simplified Chinese models), espeak-ng and
 # musl-tools for the built-in engines and the static render build;
 # fonts-droid-fallback draws CJK text that a PDF names but does not embed.
-SYSTEM_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng espeak-ng musl-tools poppler-utils fonts-droid-fallback
+SYSTEM_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim espeak-ng musl-tools poppler-utils fonts-droid-fallback
 
 export LECTERN_TOOLS
 

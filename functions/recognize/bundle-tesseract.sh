@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bundles the build machine's Tesseract (Debian x86_64) with every shared
-# library it loads, its own dynamic loader and the English model into DEST,
+# library it loads, its own dynamic loader and its models into DEST,
 # so the Recognize Lambda (provided.al2023) can run it with nothing installed:
 # DEST/run is the command (LECTERN_TESSERACT in template.yaml).
 set -euo pipefail
@@ -11,8 +11,13 @@ rm -rf "$dest"
 mkdir -p "$dest/bin" "$dest/lib" "$dest/tessdata"
 cp -L "$bin" "$dest/bin/tesseract"
 ldd "$bin" | awk '/=> \//{print $3} $1 ~ /^\/.*ld-linux/{print $1}' | while read -r lib; do cp -L "$lib" "$dest/lib/"; done
-# The model, and the output configs (tsv) tesseract reads by name.
-cp "$data/eng.traineddata" "$dest/tessdata/"
+# The models (English, script detection, Simplified Chinese: Recognize tries
+# the page's own script when English reads it poorly), and the output
+# configs (tsv) tesseract reads by name.
+for model in eng osd chi_sim; do
+  [ -f "$data/$model.traineddata" ] || { echo "no $model model in $data (make deps installs tesseract-ocr-${model//_/-})" >&2; exit 1; }
+  cp "$data/$model.traineddata" "$dest/tessdata/"
+done
 cp -r "$data/configs" "$data/tessconfigs" "$dest/tessdata/"
 cat > "$dest/run" <<'SH'
 #!/bin/sh

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/pdf/pdftest"
 )
 
@@ -80,36 +81,10 @@ func TestJoinLines(t *testing.T) {
 // installed here, and the self-contained bundle the Recognize Lambda carries,
 // run with an empty environment so nothing of this machine helps it.
 func TestRecognizeScannedPage(t *testing.T) {
-	for _, tool := range []string{"tesseract", "pdftoppm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is not installed: run `make deps` (apt-get install tesseract-ocr tesseract-ocr-eng poppler-utils)", tool)
-		}
-	}
-	dir := t.TempDir()
-	pdf := filepath.Join(dir, "scan.pdf")
 	doc := &pdftest.Doc{}
 	doc.AddPage(612, 792).Text(72, 80, 12, false, "Lectern reads magazines aloud.").Text(72, 96, 12, false, "Second line of the scan.")
-	if err := os.WriteFile(pdf, doc.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("pdftoppm", "-r", "300", "-png", "-singlefile", pdf, filepath.Join(dir, "page")).CombinedOutput()
-	if err != nil {
-		t.Fatalf("pdftoppm: %v %s", err, out)
-	}
-	png, err := os.ReadFile(filepath.Join(dir, "page.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	bundle := filepath.Join(dir, "bundle")
-	if out, err := exec.Command("../../../functions/recognize/bundle-tesseract.sh", bundle).CombinedOutput(); err != nil {
-		t.Fatalf("bundle-tesseract.sh: %v %s", err, out)
-	}
-	isolated := filepath.Join(dir, "isolated-tesseract")
-	script := "#!/bin/sh\nexec env -i " + filepath.Join(bundle, "run") + " \"$@\"\n"
-	if err := os.WriteFile(isolated, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	png := rasterize(t, doc.Bytes())
+	isolated := isolatedBundle(t)
 
 	for _, tc := range []struct {
 		name   string
@@ -220,4 +195,105 @@ func TestParseTSVSplitsColumnsAtAGutter(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestChineseIsJoinedWithoutSpaces(t *testing.T) {
+	blocks, err := ParseTSV(tsvPar(
+		[]string{"100:行", "112:政", "124:处", "136:罚", "160:2019", "220:年"},
+		[]string{"100:决", "112:定", "124:书。", "150:Report", "230:ready"},
+	), 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 1 || blocks[0].Text != "行政处罚 2019 年决定书。 Report ready" {
+		t.Errorf("blocks %+v", blocks)
+	}
+}
+
+// TestRecognizeReadsAChineseScanInChinese: English reads a Chinese page
+// poorly, so the page's script is detected and it is read again in Chinese
+// (the osd and chi_sim models are installed by make deps).
+func TestRecognizeReadsAChineseScanInChinese(t *testing.T) {
+	var d pdftest.Doc
+	p := d.AddPage(595, 842)
+	for i, l := range []string{
+		"关于浙江菲达环保科技股份有限公司", "年度报告中有关财务事项的说明", "上海证券交易所",
+		"经我关调查，当事人有以下违法行为", "当事人申领编号为进料加工手册", "备案进口无缝钢管焊管弯头等原料",
+		"备案出口主蒸汽管道配管成品", "当事人向海关办理核销手续时", "将该手册项下主要进口料件申报",
+		"经查当事人在生产过程中为确保产品质量", "之前需抽样原材料进行复验",
+	} {
+		p.Chinese(60, 80+float64(i)*40, 20, l)
+	}
+	// MuPDF draws the unembedded CJK font with fonts-droid-fallback.
+	img, err := pdf.Render(context.Background(), d.Bytes(), 1, 300, pdf.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, err := pdf.EncodePNG(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, engine := range map[string]Engine{"installed": {}, "the Lambda bundle": {Command: isolatedBundle(t)}} {
+		blocks, err := engine.Recognize(context.Background(), png, 300)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		for _, b := range blocks {
+			text.WriteString(b.Text)
+		}
+		if !strings.Contains(text.String(), "当事人申领编号为进料加工手册") {
+			t.Errorf("%s: read %q, want the Chinese lines", name, text.String())
+		}
+	}
+	english, err := Engine{Languages: "eng"}.Recognize(context.Background(), png, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mean := meanConfidence(english); mean >= MinConfidence {
+		t.Errorf("English reads the Chinese page at confidence %.0f, not under %d", mean, MinConfidence)
+	}
+}
+
+// rasterize renders a PDF's first page to a 300 DPI PNG with pdftoppm, as a
+// scanner would give it: pixels only.
+func rasterize(t *testing.T, pdf []byte) []byte {
+	t.Helper()
+	for _, tool := range []string{"tesseract", "pdftoppm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is not installed: run `make deps` (apt-get install tesseract-ocr tesseract-ocr-eng poppler-utils)", tool)
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "scan.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftoppm", "-r", "300", "-png", "-singlefile", path, filepath.Join(dir, "page")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	png, err := os.ReadFile(filepath.Join(dir, "page.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return png
+}
+
+// isolatedBundle builds the self-contained Tesseract the Recognize Lambda
+// carries and returns a command that runs it with an empty environment, so
+// nothing of this machine helps it.
+func isolatedBundle(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	bundle := filepath.Join(dir, "bundle")
+	if out, err := exec.Command("../../../functions/recognize/bundle-tesseract.sh", bundle).CombinedOutput(); err != nil {
+		t.Fatalf("bundle-tesseract.sh: %v %s", err, out)
+	}
+	isolated := filepath.Join(dir, "isolated-tesseract")
+	script := "#!/bin/sh\nexec env -i " + filepath.Join(bundle, "run") + " \"$@\"\n"
+	if err := os.WriteFile(isolated, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return isolated
 }
