@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"image"
-	"image/color"
 	"image/draw"
 	"math/rand/v2"
 	"strings"
@@ -48,23 +47,20 @@ func scannedPage(t *testing.T, photo bool, layer []string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scan := image.NewRGBA(img.Bounds())
+	// Grey paper with scanner noise, worked on the pixel rows (a call per
+	// pixel is slow under -race).
+	scan := image.NewGray(img.Bounds())
 	draw.Draw(scan, scan.Bounds(), img, img.Bounds().Min, draw.Src)
 	rng := rand.New(rand.NewPCG(1, 2))
-	b := scan.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ { // grey paper with scanner noise
-		for x := b.Min.X; x < b.Max.X; x++ {
-			c := scan.RGBAAt(x, y)
-			v := uint8(int(c.R)*220/255 + rng.IntN(8))
-			scan.SetRGBA(x, y, color.RGBA{v, v, v, 255})
-		}
+	for i, v := range scan.Pix {
+		scan.Pix[i] = uint8(int(v)*220/255 + rng.IntN(8))
 	}
 	if photo { // a halftone photograph at (300, 400), 240 × 180 pt
 		for y := 400 * 150 / 72; y < 580*150/72; y++ {
+			row := scan.Pix[scan.PixOffset(0, y):]
 			for x := 300 * 150 / 72; x < 540*150/72; x++ {
 				if (x+y)%3 != 0 {
-					v := uint8(40 + (x*y)%60)
-					scan.SetRGBA(x, y, color.RGBA{v, v, v, 255})
+					row[x] = uint8(40 + (x*y)%60)
 				}
 			}
 		}

@@ -195,10 +195,28 @@ func (p *Page) Rect(x, top, w, h, grey float64) *Page {
 func (p *Page) Image(x, top, w, h float64, img image.Image) *Page {
 	b := img.Bounds()
 	raw := make([]byte, 0, b.Dx()*b.Dy()*3)
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			raw = append(raw, byte(r>>8), byte(g>>8), byte(bl>>8))
+	// RGBA and Gray (what renders decode as) are read from their pixel
+	// rows: a call per pixel made big pictures slow under -race.
+	switch src := img.(type) {
+	case *image.RGBA:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := src.Pix[src.PixOffset(b.Min.X, y):][:4*b.Dx()]
+			for x := 0; x < len(row); x += 4 {
+				raw = append(raw, row[x], row[x+1], row[x+2])
+			}
+		}
+	case *image.Gray:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for _, v := range src.Pix[src.PixOffset(b.Min.X, y):][:b.Dx()] {
+				raw = append(raw, v, v, v)
+			}
+		}
+	default:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				raw = append(raw, byte(r>>8), byte(g>>8), byte(bl>>8))
+			}
 		}
 	}
 	p.addImage(x, top, w, h, xobject{w: b.Dx(), h: b.Dy(), data: deflate(raw), filter: "/FlateDecode"})
