@@ -70,12 +70,13 @@ bench: deps
 	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} \
 	  go test -run '^$$' -bench . -benchmem ./...
 
-# Evaluation: the olmOCR-bench style checks (shared/app/testdata/bench) and
+# Evaluation: the olmOCR-bench style checks (shared/app/testdata/bench), the
+# generated page of each failure class (TestEvalSynthetic) and
 # the team samples and the public corpus (every page) through the real local
 # pipeline; prints Lectern against pdftotext per category and the corpus sweep.
 eval: deps
 	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} LECTERN_SWEEP_ALL=1 \
-	  go test -count=1 -timeout 30m -run 'TestEvalBench|TestEvalSamples|TestEvalPublicCorpus' -v ./shared/app
+	  go test -count=1 -timeout 30m -run 'TestEvalBench|TestEvalSynthetic|TestEvalSamples|TestEvalPublicCorpus' -v ./shared/app
 
 lint: frontend/node_modules/.package-lock.json
 	@out=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$out" ] || { echo "gofmt: $$out"; exit 1; }
