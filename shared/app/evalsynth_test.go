@@ -159,6 +159,12 @@ func synthPages(t *testing.T) []synthPage {
 				order("Fishermen have waited for years", "The council will meet again", 2),
 				present("Harbour News Tonight", 1),
 			}},
+		{"scanned-running-heads", "3-furniture", func() []byte { return picturesOf(t, 3, scannedIssue) },
+			[]evalbench.Check{
+				absent("The harbour gazette is read in every house of the town", 3),
+				absent("and the fishermen take it with them out to the sea", 3),
+				present("agreed that the work should begin before the winter storms arrive.", 3),
+			}},
 		{"footnote-table-url", "8-kinds", doc(func(d *pdftest.Doc) {
 			p := d.AddPage(612, 792)
 			writeBody(p, 72, 100)

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/draw"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -134,15 +135,35 @@ func TestScanTextLayer(t *testing.T) {
 // set lays out: a scan with no text layer at all.
 func pictureOf(t *testing.T, set func(p *pdftest.Page)) []byte {
 	t.Helper()
-	var src pdftest.Doc
-	set(src.AddPage(612, 792))
-	img, err := pdf.Render(context.Background(), src.Bytes(), 1, 200, pdf.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
+	return picturesOf(t, 1, func(p *pdftest.Page, _ int) { set(p) })
+}
+
+// picturesOf is pictureOf for n pages; set lays out page i (0-based).
+func picturesOf(t *testing.T, n int, set func(p *pdftest.Page, i int)) []byte {
+	t.Helper()
 	var d pdftest.Doc
-	d.AddPage(612, 792).Image(0, 0, 612, 792, img)
+	for i := range n {
+		var src pdftest.Doc
+		set(src.AddPage(612, 792), i)
+		img, err := pdf.Render(context.Background(), src.Bytes(), 1, 200, pdf.DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.AddPage(612, 792).Image(0, 0, 612, 792, img)
+	}
 	return d.Bytes()
+}
+
+// scannedIssue is three scanned pages with a running head and a footer that
+// read as sentences in body type: only their repetition marks them as
+// furniture.
+func scannedIssue(p *pdftest.Page, i int) {
+	p.Text(72, 30, 12, false, "The harbour gazette is read in every house of the town")
+	for k, l := range scanBody {
+		p.Text(72, 100+float64(k)*16, 12, false, l)
+	}
+	p.Text(72, 400, 12, false, "Page "+strconv.Itoa(i+1)+" of the report on the harbour.")
+	p.Text(72, 750, 12, false, "and the fishermen take it with them out to the sea")
 }
 
 // twoShortColumns sets a headline over two columns of five lines: tesseract

@@ -478,6 +478,9 @@ func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput,
 			return FinalizeOutput{}, transient(err)
 		}
 	}
+	if err := s.repeatedFurniture(ctx, in.IssueID); err != nil {
+		return FinalizeOutput{}, err
+	}
 	is, err := s.Repo.Update(ctx, in.IssueID, func(is *magazine.Issue) error {
 		is.PageErrors = failures
 		is.PagesDone = len(in.Pages) - len(failures)
@@ -493,6 +496,26 @@ func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput,
 		return FinalizeOutput{}, transient(err)
 	}
 	return FinalizeOutput{IssueID: in.IssueID, Status: string(is.Status), PagesDone: is.PagesDone, PagesFailed: len(failures)}, nil
+}
+
+// repeatedFurniture finds the running heads and footers of pages an OCR
+// engine read (each alone) by their repetition across the issue, now that
+// every page is read (magazine.RepeatedFurniture).
+func (s *Steps) repeatedFurniture(ctx context.Context, id string) error {
+	pages, err := s.Repo.Pages(ctx, id)
+	if err != nil {
+		return transient(err)
+	}
+	ocr := func(p magazine.Page) bool { return p.Error == "" && p.Engine != "" && p.Engine != EngineTextLayer }
+	out, changed := magazine.RepeatedFurniture(pages, ocr)
+	for i, p := range out {
+		if changed[i] {
+			if err := s.Repo.PutPage(ctx, p); err != nil {
+				return transient(err)
+			}
+		}
+	}
+	return nil
 }
 
 func (s *Steps) markPageFailed(ctx context.Context, id string, f magazine.PageError) error {
