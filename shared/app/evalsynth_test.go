@@ -15,7 +15,6 @@ import (
 
 	"github.com/lectern/lectern/shared/evalbench"
 	"github.com/lectern/lectern/shared/magazine"
-	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/pdf/pdftest"
 	"github.com/lectern/lectern/shared/pipeline"
 )
@@ -29,17 +28,10 @@ type synthPage struct {
 	checks []evalbench.Check
 }
 
-// synthBody is body text: sentences a reader must hear, one line each.
-var synthBody = []string{
-	"The harbour board met on Tuesday to discuss the new pier and",
-	"agreed that the work should begin before the winter storms arrive.",
-	"Fishermen have waited for years for a safe place to land their",
-	"catch, and the town hopes the pier will bring visitors back.",
-}
-
-// writeBody sets synthBody as one paragraph of 10 pt lines from (x, top).
+// writeBody sets the first four lines of pdftest.ScanBody as one paragraph
+// of 10 pt lines from (x, top): sentences a reader must hear.
 func writeBody(p *pdftest.Page, x, top float64) *pdftest.Page {
-	for i, l := range synthBody {
+	for i, l := range pdftest.ScanBody[:4] {
 		p.Text(x, top+float64(i)*12, 10, false, l)
 	}
 	return p
@@ -147,7 +139,7 @@ func synthPages(t *testing.T) []synthPage {
 			p := d.AddPage(612, 792).Image(60, 100, 480, 120, tinted(480, 120))
 			writeBody(p, 72, 120)
 		}), []evalbench.Check{bodyPresent}},
-		{"misread-scan-layer", "7-bad-text-layers", func() []byte { return scannedPage(t, false, misreadBody) },
+		{"misread-scan-layer", "7-bad-text-layers", func() []byte { return scannedPage(t, false, pdftest.MisreadBody) },
 			[]evalbench.Check{
 				present("agreed that the work should begin before the winter storms arrive.", 3),
 				present("Fishermen have waited for years for a safe place to land their", 3),
@@ -298,16 +290,7 @@ var synthPageChecks = map[string]func(magazine.Page) error{
 // itself is small (the text rendered at 120 DPI, then drawn over the page).
 func hugeScan(t *testing.T) []byte {
 	t.Helper()
-	var src pdftest.Doc
-	p := src.AddPage(612, 792)
-	for i, l := range scanBody {
-		p.Text(72, 100+float64(i)*16, 12, false, l)
-	}
-	img, err := pdf.Render(context.Background(), src.Bytes(), 1, 120, pdf.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
 	var d pdftest.Doc
-	d.AddPage(1944, 2516).Image(0, 0, 1944, 2516, img)
+	d.AddPage(1944, 2516).Image(0, 0, 1944, 2516, textPicture(t, 120))
 	return d.Bytes()
 }

@@ -14,40 +14,28 @@ import (
 	"github.com/lectern/lectern/shared/pdf/pdftest"
 )
 
-// scanBody is what the scanned page says, line by line, 12 pt from (72, 100).
-var scanBody = []string{
-	"The harbour board met on Tuesday to discuss the new pier and",
-	"agreed that the work should begin before the winter storms arrive.",
-	"Fishermen have waited for years for a safe place to land their",
-	"catch, and the town hopes the pier will bring visitors back.",
-	"The council will meet again in the spring to choose a builder",
-	"and to decide how the cost of the work is to be shared out.",
-}
-
-// misreadBody is a bad OCR engine's reading of scanBody, line by line.
-var misreadBody = []string{
-	"Tne harbonr bnard rnet ou Tnesday tc discnss tbe ncw pler aud",
-	"agrecd tliat tbe wcrk shonld bcgin bcfore tbe wiuter stornis arrlve.",
-	"Fisberrnen liave waitcd fcr ycars fcr a safc placc tc laud tbeir",
-	"catcb, aud tbe tcwn hcpes tbe pler wlll briug visitcrs hack.",
-	"Tbe ccuncil wlll rneet agaiu iu tbe sprlng tc cboose a bnilder",
-	"aud tc dccide bcw tbe ccst cf tbe wcrk ls tc bc sbared cnt.",
-}
-
-// scannedPage is a page that is one picture of printed text (rendered from a
-// real PDF page at 150 DPI, grey paper), optionally with a halftone photo
-// under the text, and the given invisible OCR layer over it.
-func scannedPage(t *testing.T, photo bool, layer []string) []byte {
+// textPicture is a picture of a letter page printed with pdftest.ScanBody,
+// 12 pt from (72, 100): a real PDF page rendered at dpi.
+func textPicture(t *testing.T, dpi int) image.Image {
 	t.Helper()
 	var src pdftest.Doc
 	p := src.AddPage(612, 792)
-	for i, l := range scanBody {
+	for i, l := range pdftest.ScanBody {
 		p.Text(72, 100+float64(i)*16, 12, false, l)
 	}
-	img, err := pdf.Render(context.Background(), src.Bytes(), 1, 150, pdf.DefaultLimits())
+	img, err := pdf.Render(context.Background(), src.Bytes(), 1, dpi, pdf.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return img
+}
+
+// scannedPage is a page that is one picture of printed text (textPicture at
+// 150 DPI, grey paper), optionally with a halftone photo
+// under the text, and the given invisible OCR layer over it.
+func scannedPage(t *testing.T, photo bool, layer []string) []byte {
+	t.Helper()
+	img := textPicture(t, 150)
 	// Grey paper with scanner noise, worked on the pixel rows (a call per
 	// pixel is slow under -race).
 	scan := image.NewGray(img.Bounds())
@@ -106,7 +94,7 @@ func TestScanTextLayer(t *testing.T) {
 		return out
 	}
 
-	misread := ingest("misread.pdf", scannedPage(t, false, misreadBody))
+	misread := ingest("misread.pdf", scannedPage(t, false, pdftest.MisreadBody))
 	text := readAloud(misread)
 	if misread.Engine != "tesseract" || !strings.Contains(misread.EngineNote, "set aside") || !strings.Contains(misread.EngineNote, "dictionary words") {
 		t.Errorf("misread layer: engine %q, note %q; want tesseract and why", misread.Engine, misread.EngineNote)
@@ -118,7 +106,7 @@ func TestScanTextLayer(t *testing.T) {
 		t.Errorf("misread layer: a page of type has pictures %v", got)
 	}
 
-	good := ingest("good.pdf", scannedPage(t, true, scanBody))
+	good := ingest("good.pdf", scannedPage(t, true, pdftest.ScanBody))
 	if good.Engine != "text-layer" || good.EngineNote != "" {
 		t.Errorf("good layer: engine %q, note %q; want the text layer", good.Engine, good.EngineNote)
 	}
@@ -159,7 +147,7 @@ func picturesOf(t *testing.T, n int, set func(p *pdftest.Page, i int)) []byte {
 // furniture.
 func scannedIssue(p *pdftest.Page, i int) {
 	p.Text(72, 30, 12, false, "The harbour gazette is read in every house of the town")
-	for k, l := range scanBody {
+	for k, l := range pdftest.ScanBody {
 		p.Text(72, 100+float64(k)*16, 12, false, l)
 	}
 	p.Text(72, 400, 12, false, "Page "+strconv.Itoa(i+1)+" of the report on the harbour.")

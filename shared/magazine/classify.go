@@ -113,13 +113,13 @@ func Classify(pages [][]TextBlock) [][]Region {
 // TeX quotes, NFC); every region gets OriginalText = Text. Last, a grid of
 // short blocks becomes one table region (see tables).
 func ClassifyPages(pages []TextPage) [][]Region {
-	docBody := bodySize(allBlocks(pages))
+	docBody := BodySize(allBlocks(pages))
 	repeats, need := furnitureBlocks(pages)
 	out := make([][]Region, len(pages))
 	for pi, p := range pages {
 		body := docBody
 		if textRunes(p.Blocks) >= PageBodyMinRunes {
-			body = bodySize(p.Blocks)
+			body = BodySize(p.Blocks)
 		}
 		regions := make([]Region, len(p.Blocks))
 		for bi, b := range p.Blocks {
@@ -315,8 +315,8 @@ func furnitureKey(text string) string {
 	return b.String()
 }
 
-// bodySize is the most common font size, rounded to 0.5 pt, weighted by text length.
-func bodySize(blocks []TextBlock) float64 {
+// BodySize is the most common font size, rounded to 0.5 pt, weighted by text length.
+func BodySize(blocks []TextBlock) float64 {
 	weight := map[float64]int{}
 	for _, b := range blocks {
 		if b.FontSize > 0 {

@@ -106,7 +106,7 @@ func TestClassifyBodySizeWeightedByText(t *testing.T) {
 	for i := range 5 {
 		blocks = append(blocks, TextBlock{BBox: BBox{320, float64(100 + 20*i), 100, 14}, Text: "Label", FontSize: 12})
 	}
-	if got := bodySize(blocks); got != 9 {
+	if got := BodySize(blocks); got != 9 {
 		t.Errorf("body size %v, want 9", got)
 	}
 	// Classify (page size inferred) agrees.

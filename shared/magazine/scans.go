@@ -1,6 +1,7 @@
 package magazine
 
 import (
+	"cmp"
 	"image"
 	"math"
 	"slices"
@@ -94,7 +95,7 @@ func FindPictures(render image.Image, scale float64, text []BBox) []BBox {
 		}
 		out = append(out, box)
 	}
-	slices.SortFunc(out, func(a, b BBox) int { return int(math.Copysign(1, a[1]-b[1])) })
+	slices.SortFunc(out, func(a, b BBox) int { return cmp.Compare(a[1], b[1]) })
 	return out
 }
 

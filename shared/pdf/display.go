@@ -25,7 +25,7 @@ const (
 // baseline in the same size and weight, nearer than displayGapEms, with no
 // other block between them, into one line read left to right.
 func joinDisplayLines(blocks []magazine.TextBlock) []magazine.TextBlock {
-	body := bodySize(blocks)
+	body := magazine.BodySize(blocks)
 	if body <= 0 {
 		return blocks
 	}
@@ -90,19 +90,4 @@ func nextOnLine(blocks []magazine.TextBlock, gone []bool, i int, display func(ma
 		}
 	}
 	return best
-}
-
-// bodySize is the page's most common font size, by characters.
-func bodySize(blocks []magazine.TextBlock) float64 {
-	count := map[float64]int{}
-	for _, b := range blocks {
-		count[math.Round(b.FontSize*2)/2] += len(b.Text)
-	}
-	best, size := 0, 0.0
-	for s, n := range count {
-		if n > best || n == best && s < size {
-			best, size = n, s
-		}
-	}
-	return size
 }

@@ -57,11 +57,8 @@ func (c OCRChain) Only(engine string) (OCRChain, error) {
 
 // only is the settings' chain cut down to engine.
 func (m *Pages) only(ctx context.Context, engine string) (OCRChain, error) {
-	if !slices.Contains(Engines, engine) {
-		return OCRChain{}.Only(engine)
-	}
-	if engine == EngineTextLayer {
-		return OCRChain{}, nil
+	if engine == EngineTextLayer || !slices.Contains(Engines, engine) {
+		return OCRChain{}.Only(engine) // needs no settings
 	}
 	chain, err := m.chain(ctx)
 	if err != nil {

@@ -266,14 +266,7 @@ func TestRecognizePageTextLayerByChoice(t *testing.T) {
 		scan.Pix[i] = 230
 	}
 	p := d.AddPage(612, 792).Image(0, 0, 612, 792, scan)
-	for i, l := range []string{
-		"Tne harbonr bnard rnet ou Tnesday tc discnss tbe ncw pler aud",
-		"agrecd tliat tbe wcrk shonld bcgin bcfore tbe wiuter stornis arrlve.",
-		"Fisberrnen liave waitcd fcr ycars fcr a safc placc tc laud tbeir",
-		"catcb, aud tbe tcwn hcpes tbe pler wlll briug visitcrs hack.",
-		"Tbe ccuncil wlll rneet agaiu iu tbe sprlng tc cboose a bnilder",
-		"aud tc dccide bcw tbe ccst cf tbe wcrk ls tc bc sbared cnt.",
-	} {
+	for i, l := range pdftest.MisreadBody {
 		p.Invisible(72, 100+float64(i)*16, 12, l)
 	}
 	f := newStepsFixture(t)

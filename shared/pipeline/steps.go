@@ -212,14 +212,9 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	rec, err := chain.Recognize(ctx, PageInput{
 		Width: page.Width, Height: page.Height, TextLayer: textLayer, Render: render,
 		HighRes: func(ctx context.Context) (PageImage, error) {
-			dpi := s.Pages.ocrDPI(page)
-			img, err := pdf.Render(ctx, data, in.Page, dpi, s.Pages.Limits)
-			if err != nil {
-				return PageImage{}, err
-			}
-			ocrDPI = dpi
-			b, err := pdf.EncodePNG(img)
-			return PageImage{PNG: b, Width: img.Bounds().Dx(), Height: img.Bounds().Dy(), DPI: dpi}, err
+			img, err := s.Pages.pageImage(ctx, data, page, s.Pages.ocrDPI(page))
+			ocrDPI = img.DPI
+			return img, err
 		},
 	})
 	var ocrErr *OCRError
@@ -230,7 +225,7 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 		note = "text layer kept though " + layer.poor + ": no OCR engine could read the page (" + err.Error() + ")"
 		rec, err = Recognition{Regions: layer.regions, Engine: EngineTextLayer}, nil
 	case layer.poor != "":
-		if got := magazine.MeasureText(textPageOf(rec.Regions, layer.quality.Scan), layer.known); !got.Better(layer.quality) {
+		if got := magazine.MeasureText(textPageOf(rec.Regions), layer.known); !got.Better(layer.quality) {
 			note = fmt.Sprintf("text layer kept though %s: %s read no better (%.0f%% dictionary words, %.0f words a block)",
 				layer.poor, rec.Engine, 100*got.DictionaryRate, got.WordsPerBlock)
 			rec = Recognition{Regions: layer.regions, Engine: EngineTextLayer}
@@ -357,16 +352,12 @@ func (s *Steps) pictures(ctx context.Context, page magazine.Page, layer layerRea
 }
 
 // textPageOf is a page of an engine's regions as text blocks, to measure.
-func textPageOf(regions []magazine.Region, scan bool) magazine.TextPage {
+func textPageOf(regions []magazine.Region) magazine.TextPage {
 	tp := magazine.TextPage{}
 	for _, r := range regions {
 		if r.Text != "" {
 			tp.Blocks = append(tp.Blocks, magazine.TextBlock{BBox: r.BBox, Text: r.Text})
 		}
-	}
-	if scan {
-		tp.Width, tp.Height = 1, 1
-		tp.Pictures = []magazine.BBox{{0, 0, 1, 1}}
 	}
 	return tp
 }
