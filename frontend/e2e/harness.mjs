@@ -1,0 +1,142 @@
+// The e2e harness: the real `lectern serve` binary, real Chromium, and the
+// small checks every spec file uses. run.mjs runs the specs in specs/.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createServer as createHTTPServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { samplePDF } from './pdf.mjs';
+
+const here = new URL('.', import.meta.url).pathname;
+const bin = resolve(process.env.LECTERN_BIN ?? join(here, '../../bin/lectern'));
+export const version = readFileSync(join(here, '../../VERSION'), 'utf8').trim();
+export const chromiumArgs = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export const cleanups = [];
+/** Tests passed and failed so far (run.mjs prints the verdict). */
+export const tally = { passed: 0, failed: 0 };
+
+export function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+    srv.on('error', rej);
+  });
+}
+
+export async function startServer(env = {}) {
+  const port = await freePort();
+  const data = mkdtempSync(join(tmpdir(), 'lectern-e2e-'));
+  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data', data], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  proc.stderr.on('data', (d) => (log += d));
+  cleanups.push(() => {
+    proc.kill('SIGTERM');
+    rmSync(data, { recursive: true, force: true });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const headers = env.LECTERN_TOKEN ? { Authorization: `Bearer ${env.LECTERN_TOKEN}` } : {};
+  for (let i = 0; i < 100; i++) {
+    if (proc.exitCode !== null) throw new Error(`lectern exited ${proc.exitCode}:\n${log}`);
+    try {
+      if ((await fetch(`${base}/api/health`, { headers })).ok) return { base, log: () => log };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`lectern did not become healthy:\n${log}`);
+}
+
+export function check(cond, what) {
+  if (!cond) throw new Error(`check failed: ${what}`);
+}
+
+export async function test(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    tally.passed++;
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (e) {
+    tally.failed++;
+    console.log(`FAIL ${name}\n     ${e.stack ?? e}`);
+  }
+}
+
+/**
+ * Records every response body the page receives. The returned function
+ * fails if a body that should be there could not be read (only redirects
+ * have none), so no response escapes the checks made on the bodies.
+ */
+export function recordBodies(page) {
+  const pending = [];
+  page.on('response', (resp) => {
+    pending.push(resp.body().then(
+      (b) => ({ url: resp.url(), body: b.toString('utf8') }),
+      (e) => ({ url: resp.url(), status: resp.status(), error: String(e) }),
+    ));
+  });
+  return async () => {
+    const all = await Promise.all(pending);
+    const unread = all.filter((r) => r.error && !(r.status >= 300 && r.status < 400));
+    check(unread.length === 0, `response bodies that could not be read: ${JSON.stringify(unread)}`);
+    return all.filter((r) => !r.error);
+  };
+}
+
+/** Checks that bodies hold one from a URL containing urlPart and that none holds a secret. */
+export function checkNoSecrets(bodies, urlPart, secrets) {
+  check(bodies.some((b) => b.url.includes(urlPart)), `no response from ${urlPart} was recorded`);
+  for (const b of bodies) {
+    for (const s of secrets) check(!b.body.includes(s), `secret found in response body of ${b.url}`);
+  }
+}
+
+/** Fetches JSON, failing unless the server answers 2xx. */
+export async function getJSON(url, init) {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  check(res.ok, `${init?.method ?? 'GET'} ${url} answered ${res.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+/** Uploads a PDF through the API and waits until its issue is ready. */
+export async function ingest(base, name, pdf) {
+  const form = new FormData();
+  form.append('file', new Blob([pdf], { type: 'application/pdf' }), name);
+  const res = await fetch(`${base}/api/magazine`, { method: 'POST', body: form });
+  const text = await res.text();
+  check(res.status === 202, `upload answered ${res.status}: ${text}`);
+  const issue = JSON.parse(text);
+  let status = issue.status;
+  for (let i = 0; i < 150 && status !== 'ready' && status !== 'failed'; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    status = (await getJSON(`${base}/api/magazine/${issue.id}`)).status;
+  }
+  check(status === 'ready', `issue ${issue.id} ended ${status}, want ready`);
+  return issue;
+}
+
+/** Where tests keep screenshots and other artifacts (E2E_ARTIFACTS, or e2e/artifacts). */
+export const artifacts = resolve(process.env.E2E_ARTIFACTS ?? join(here, 'artifacts'));
+mkdirSync(artifacts, { recursive: true });
+
+/** Real Chromium with the flags this machine needs. */
+export async function launchBrowser() {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs, headless: true });
+  cleanups.push(() => browser.close());
+  return browser;
+}
+
+export { samplePDF, createHTTPServer };
+

@@ -1,0 +1,70 @@
+// e2e: Engine cards.
+import { check, checkNoSecrets, cleanups, createHTTPServer, freePort, getJSON, ingest, recordBodies, samplePDF, startServer, test, version } from '../harness.mjs';
+
+/** Runs this file's tests against server (a running lectern) in browser. */
+export default async function ({ server, browser }) {
+  await test('engines: add a card, a wrong key shows the 401, the right key lists models, pick one, use it as LLM', async () => {
+    const rightKey = `sk-engine-${Math.random().toString(36).slice(2)}`;
+    const wrongKey = `sk-wrong-${Math.random().toString(36).slice(2)}`;
+    const port = await freePort();
+    const engine = createHTTPServer((req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      if (req.url !== '/v1/models') {
+        res.writeHead(404).end('{"error":{"message":"not found"}}');
+      } else if (req.headers.authorization !== `Bearer ${rightKey}`) {
+        res.writeHead(401).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${req.headers.authorization}` } }));
+      } else {
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'llama-3.3-70b' }, { id: 'qwen3-32b' }, { id: 'qwen2.5-vl-7b' }] }));
+      }
+    });
+    await new Promise((r) => engine.listen(port, '127.0.0.1', r));
+    cleanups.push(() => engine.close());
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const bodies = recordBodies(page);
+    await page.goto(`${server.base}/#/engines`);
+    await page.getByLabel('Name').fill('gateway');
+    await page.getByLabel('Kind').selectOption('llm');
+    await page.getByLabel('Base URL').fill(`http://127.0.0.1:${port}/`);
+    await page.getByRole('button', { name: 'Add card' }).click();
+    const card = page.getByRole('listitem', { name: 'Engine gateway' });
+    await card.waitFor();
+
+    await card.getByLabel('Card key').fill(wrongKey);
+    await card.getByRole('button', { name: 'Save key' }).click();
+    await page.getByTestId('key-gateway-configured').waitFor();
+    await card.getByRole('button', { name: 'Connect' }).click();
+    await page.getByTestId('result-gateway').filter({ hasText: '401' }).waitFor();
+    const wrong = await page.getByTestId('result-gateway').innerText();
+    check(!wrong.includes('404') && wrong.includes(`127.0.0.1:${port}`), `the 401 names the engine URL: ${wrong}`);
+
+    await card.getByLabel('Card key').fill(rightKey);
+    await card.getByRole('button', { name: 'Save key' }).click();
+    await page.getByTestId('result-gateway').filter({ hasText: 'Key saved.' }).waitFor();
+    await card.getByRole('button', { name: 'Connect' }).click();
+    await page.getByTestId('result-gateway').filter({ hasText: '3 models' }).waitFor();
+
+    const picker = card.getByRole('combobox', { name: 'Model' });
+    await picker.click();
+    await picker.fill('qwen 32');
+    const options = card.getByRole('option');
+    check((await options.count()) === 1, `the search leaves one model (got ${await options.count()})`);
+    await options.first().getByRole('button', { name: 'qwen3-32b' }).click();
+    await page.getByTestId('result-gateway').filter({ hasText: 'Model set: qwen3-32b' }).waitFor();
+
+    await card.getByRole('button', { name: 'Use as LLM' }).click();
+    await page.getByTestId('result-gateway').filter({ hasText: `Now the LLM: http://127.0.0.1:${port}/v1` }).waitFor();
+
+    await page.goto(`${server.base}/#/settings`);
+    await page.getByLabel('LLM URL').waitFor();
+    await page.getByTestId('llm_api_key-configured').waitFor();
+    const llmURL = await page.getByLabel('LLM URL').inputValue();
+    check(llmURL === `http://127.0.0.1:${port}/v1`, `llm_url ends in exactly one /v1: ${llmURL}`);
+    await page.getByTestId('llm_model-value').filter({ hasText: 'qwen3-32b' }).waitFor();
+    const all = await bodies();
+    checkNoSecrets(all, '/api/engines/gateway/connect', [rightKey, wrongKey]);
+    console.log(`     checked ${all.length} response bodies for the card keys`);
+    await context.close();
+  });
+}
