@@ -42,6 +42,7 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
+  // changeOrigin: the server answers only to its own Host (DNS rebinding guard).
+  server: { proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: true } } },
   test: { include: ['test/**/*.test.ts'] },
 });

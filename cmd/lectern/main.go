@@ -24,6 +24,7 @@ import (
 	"github.com/lectern/lectern/frontend"
 	"github.com/lectern/lectern/shared/app"
 	"github.com/lectern/lectern/shared/features"
+	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/platform"
 )
@@ -142,6 +143,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 		fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (LECTERN_ADDR)")
 		fs.StringVar(&cfg.Instance, "instance", cfg.Instance, "instance name (LECTERN_INSTANCE)")
 		fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "background job concurrency (LECTERN_WORKERS)")
+		fs.Func("public-host", "a further name the server answers to, e.g. behind a proxy; repeatable (LECTERN_PUBLIC_HOST)", func(v string) error {
+			cfg.PublicHosts = append(cfg.PublicHosts, platform.List(v)...)
+			return nil
+		})
+		fs.Func("allowed-origin", "a web origin that may send changes, scheme://host[:port]; repeatable (LECTERN_ALLOWED_ORIGINS)", func(v string) error {
+			cfg.AllowedOrigins = append(cfg.AllowedOrigins, platform.List(v)...)
+			return nil
+		})
 	})
 	if err != nil {
 		return err
@@ -155,6 +164,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	if err != nil {
 		return err
 	}
+	access := httpapi.Access{Bound: ln.Addr().String(), PublicHosts: cfg.PublicHosts, Origins: cfg.AllowedOrigins}
+	if err := access.Check(); err != nil {
+		ln.Close()
+		return err
+	}
 	local, err := app.OpenLocal(ctx, cfg, "http://"+ln.Addr().String(), log, features.All()...)
 	if err != nil {
 		ln.Close()
@@ -163,7 +177,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	defer local.Close()
 
 	handler := app.LocalHandler(lectern.Version(), cfg.Token, log,
-		app.SiteParts{Blobs: local.BlobHandler, Static: frontend.Files()}, local.Operations()...)
+		app.SiteParts{Blobs: local.BlobHandler, Static: frontend.Files(), Access: access}, local.Operations()...)
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -61,15 +61,17 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func TestServeAnswersThenShutsDownGracefully(t *testing.T) {
+// startServe runs `lectern serve` on a free loopback port with the given
+// environment and extra flags, and returns its base URL, a stop function
+// and its exit code channel.
+func startServe(t *testing.T, vars map[string]string, flags ...string) (base string, cancel context.CancelFunc, logs *syncBuffer, done chan int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	logs := &syncBuffer{mu: make(chan struct{}, 1)}
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, env(nil), io.Discard, logs)
-	}()
+	logs = &syncBuffer{mu: make(chan struct{}, 1)}
+	done = make(chan int, 1)
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, flags...)
+	go func() { done <- run(ctx, args, env(vars), io.Discard, logs) }()
 	addr := regexp.MustCompile(`"addr":"(127\.0\.0\.1:\d+)"`)
-	var base string
 	for i := 0; i < 100 && base == ""; i++ {
 		if m := addr.FindStringSubmatch(logs.String()); m != nil {
 			base = "http://" + m[1]
@@ -77,8 +79,18 @@ func TestServeAnswersThenShutsDownGracefully(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if base == "" {
+		cancel()
 		t.Fatalf("server never logged its address: %s", logs.String())
 	}
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return base, cancel, logs, done
+}
+
+func TestServeAnswersThenShutsDownGracefully(t *testing.T) {
+	base, cancel, logs, done := startServe(t, nil)
 	resp, err := http.Get(base + "/api/version")
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +103,7 @@ func TestServeAnswersThenShutsDownGracefully(t *testing.T) {
 	cancel()
 	select {
 	case code := <-done:
+		done <- code // for the cleanup
 		if code != 0 {
 			t.Fatalf("serve exited %d after shutdown: %s", code, logs.String())
 		}

@@ -12,15 +12,18 @@ import (
 	"github.com/lectern/lectern/shared/httpapi"
 )
 
-// SiteParts are what the local server serves besides the API.
+// SiteParts are what the local server serves besides the API, and who may
+// reach it.
 type SiteParts struct {
-	Blobs  http.Handler // signed blob URLs, mounted at /blobs/
-	Static fs.FS        // the built web app
+	Blobs  http.Handler   // signed blob URLs, mounted at /blobs/
+	Static fs.FS          // the built web app
+	Access httpapi.Access // Host names and origins the server answers
 }
 
 // LocalHandler is the whole local server: the API with the given operations,
-// signed blob URLs and the web app, behind the token check (when a token is
-// set) and request logging.
+// signed blob URLs and the web app, behind the Host and cross-site checks,
+// the token check (when a token is set) and request logging. Check
+// site.Access first: a bad one refuses every request.
 func LocalHandler(version, token string, log *slog.Logger, site SiteParts, ops ...httpapi.Operation) http.Handler {
 	mux := http.NewServeMux()
 	httpapi.New(mux, version, log, ops...)
@@ -32,7 +35,7 @@ func LocalHandler(version, token string, log *slog.Logger, site SiteParts, ops .
 	if token != "" {
 		h = httpapi.RequireToken(token, h)
 	}
-	return httpapi.LogRequests(log, h)
+	return httpapi.LogRequests(log, httpapi.Guard(site.Access, h))
 }
 
 // staticHandler serves the embedded web app. index.html is never cached so a

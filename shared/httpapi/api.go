@@ -7,7 +7,9 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"path"
 	"reflect"
@@ -56,6 +58,7 @@ func New(mux *http.ServeMux, version string, log *slog.Logger, ops ...Operation)
 	}
 	cfg.Security = []map[string][]string{{"bearer": {}}}
 	api := humago.New(mux, cfg)
+	api.UseMiddleware(requireJSON(api))
 	registerPlatform(api, version)
 	for _, op := range ops {
 		op(api, log)
@@ -71,6 +74,32 @@ func New(mux *http.ServeMux, version string, log *slog.Logger, ops ...Operation)
 		WriteProblem(w, http.StatusNotFound, "no operation at "+r.Method+" "+r.URL.Path)
 	})
 	return api
+}
+
+// requireJSON answers 415 to a body sent to a JSON operation under any
+// other media type. huma would parse a missing type, or any "+json" type
+// such as text/plain+json, as JSON; a cross-site HTML form can send
+// text/plain without a preflight, so only application/json is JSON here.
+func requireJSON(api huma.API) func(huma.Context, func(huma.Context)) {
+	return func(ctx huma.Context, next func(huma.Context)) {
+		op := ctx.Operation()
+		if op.RequestBody == nil || op.RequestBody.Content["application/json"] == nil {
+			next(ctx)
+			return
+		}
+		sent := ctx.Header("Content-Type")
+		mt, params, err := mime.ParseMediaType(sent)
+		charset := strings.ToLower(params["charset"])
+		if err != nil || mt != "application/json" || (charset != "" && charset != "utf-8") {
+			if sent == "" {
+				sent = "no Content-Type"
+			}
+			_ = huma.WriteErr(api, ctx, http.StatusUnsupportedMediaType,
+				fmt.Sprintf("%s %s takes a JSON body sent as Content-Type: application/json (UTF-8), not %s", op.Method, op.Path, clip(sent, 100)))
+			return
+		}
+		next(ctx)
+	}
 }
 
 // HealthOutput answers GET /api/health.

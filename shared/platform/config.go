@@ -25,6 +25,13 @@ type Config struct {
 	DataDir string // bbolt file and blob folder
 	Token   string // bearer token; required when Addr is not loopback
 	Workers int    // background job concurrency
+	// PublicHosts are names besides the bound address and localhost the
+	// server answers to (LECTERN_PUBLIC_HOST, comma-separated); any other
+	// Host is refused, so a DNS-rebinding page cannot reach it.
+	PublicHosts []string
+	// AllowedOrigins are web origins besides the server's own that may send
+	// it state-changing requests (LECTERN_ALLOWED_ORIGINS, comma-separated).
+	AllowedOrigins []string
 
 	// AWS mode (names come from template.yaml through the environment).
 	Table         string
@@ -46,17 +53,20 @@ type Config struct {
 // FromEnv reads the LECTERN_* variables; flags may override the result.
 func FromEnv(getenv func(string) string) (Config, error) {
 	cfg := Config{
-		Mode:          Mode(or(getenv("LECTERN_MODE"), string(ModeLocal))),
-		Instance:      or(getenv("LECTERN_INSTANCE"), "default"),
-		Addr:          or(getenv("LECTERN_ADDR"), "127.0.0.1:8080"),
-		DataDir:       or(getenv("LECTERN_DATA"), "./data"),
-		Token:         getenv("LECTERN_TOKEN"),
-		Workers:       4,
-		Table:         getenv("LECTERN_TABLE"),
-		VoiceTable:    getenv("LECTERN_VOICE_TABLE"),
-		UploadsBucket: getenv("LECTERN_UPLOADS_BUCKET"),
-		MediaBucket:   getenv("LECTERN_MEDIA_BUCKET"),
-		QueueURL:      getenv("LECTERN_QUEUE_URL"),
+		Mode:        Mode(or(getenv("LECTERN_MODE"), string(ModeLocal))),
+		Instance:    or(getenv("LECTERN_INSTANCE"), "default"),
+		Addr:        or(getenv("LECTERN_ADDR"), "127.0.0.1:8080"),
+		DataDir:     or(getenv("LECTERN_DATA"), "./data"),
+		Token:       getenv("LECTERN_TOKEN"),
+		PublicHosts: List(getenv("LECTERN_PUBLIC_HOST")),
+
+		AllowedOrigins: List(getenv("LECTERN_ALLOWED_ORIGINS")),
+		Workers:        4,
+		Table:          getenv("LECTERN_TABLE"),
+		VoiceTable:     getenv("LECTERN_VOICE_TABLE"),
+		UploadsBucket:  getenv("LECTERN_UPLOADS_BUCKET"),
+		MediaBucket:    getenv("LECTERN_MEDIA_BUCKET"),
+		QueueURL:       getenv("LECTERN_QUEUE_URL"),
 
 		TesseractCommand: getenv("LECTERN_TESSERACT"),
 		EngineHost:       getenv("LECTERN_ENGINE_HOST"),
@@ -99,6 +109,17 @@ func IsLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// List splits a comma-separated setting, dropping blanks.
+func List(v string) []string {
+	var out []string
+	for _, e := range strings.Split(v, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func or(v, fallback string) string {
