@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/openai/openai-go/v3"
@@ -69,12 +70,13 @@ func pathTail(p string) string {
 
 // ConnectError is a failed model listing. Status is the engine's HTTP
 // status, or 0 when no answer arrived (refused, unresolvable, timed out).
-// Its text names URL and never contains the key.
+// Its text names the URL and the status and never the engine's answer: an
+// engine may echo the key in any encoding, which no redaction can catch.
 type ConnectError struct {
 	URL    string // the models endpoint that was called
 	Status int
-	Err    error // its text is redacted too; errors.Is/As reach the cause
-	detail string
+	Err    error  // its text is redacted too; errors.Is/As reach the cause
+	detail string // why no answer arrived (Status 0 only); redacted
 }
 
 // Error leads with what the user must fix (key, URL, engine) and names the
@@ -82,17 +84,26 @@ type ConnectError struct {
 func (e *ConnectError) Error() string {
 	switch {
 	case e.Status == http.StatusUnauthorized:
-		return fmt.Sprintf("engine at %s refused the key (401): %s", e.URL, e.detail)
+		return fmt.Sprintf("engine at %s refused the key (401)", e.URL)
 	case e.Status == http.StatusForbidden:
-		return fmt.Sprintf("engine at %s refused access with this key (403): %s", e.URL, e.detail)
+		return fmt.Sprintf("engine at %s refused access with this key (403)", e.URL)
 	case e.Status >= 200 && e.Status < 300:
-		return fmt.Sprintf("engine at %s answered %d but not with a model list: %s", e.URL, e.Status, e.detail)
+		return fmt.Sprintf("engine at %s answered %d but not with a model list", e.URL, e.Status)
 	case e.Status != 0:
-		return fmt.Sprintf("engine at %s answered %d: %s", e.URL, e.Status, e.detail)
+		return fmt.Sprintf("engine at %s answered %s", e.URL, StatusText(e.Status))
 	case errors.Is(e.Err, context.DeadlineExceeded):
 		return fmt.Sprintf("engine at %s did not answer in time: %s", e.URL, e.detail)
 	}
 	return fmt.Sprintf("cannot reach engine at %s: %s", e.URL, e.detail)
+}
+
+// StatusText names an engine's HTTP status for an error text ("502 Bad
+// Gateway"), in place of the answer's body, which is never shown.
+func StatusText(status int) string {
+	if t := http.StatusText(status); t != "" {
+		return fmt.Sprintf("%d %s", status, t)
+	}
+	return strconv.Itoa(status)
 }
 
 // Unwrap exposes the cause for errors.Is(err, context.DeadlineExceeded) and
@@ -153,18 +164,12 @@ func connectError(endpoint, key string, resp *http.Response, err error) *Connect
 	switch {
 	case errors.As(err, &apiErr):
 		e.Status = apiErr.StatusCode
-		e.detail = strings.TrimSpace(apiErr.Message)
-		if e.detail == "" {
-			e.detail = http.StatusText(apiErr.StatusCode)
-		}
 	case resp != nil:
 		// An answer that was not a model list (HTML from a proxy, say).
 		e.Status = resp.StatusCode
-		e.detail = err.Error()
 	default:
-		e.detail = err.Error()
+		e.detail = redact(err.Error(), key)
 	}
-	e.detail = redact(e.detail, key)
 	return e
 }
 
