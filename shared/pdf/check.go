@@ -16,7 +16,8 @@ const maxFormDepth = 8
 
 // CheckPage looks at one page (1-based) with pdfcpu before MuPDF decodes
 // anything: every embedded image's declared size against MaxImagePixels (a
-// decompression bomb declares far more pixels than its bytes hold), and the
+// decompression bomb declares far more pixels than its bytes hold), inline
+// images (BI … ID … EI in the drawing instructions) included, and the
 // page's drawing instructions decoded under MaxContentBytes. A content stream
 // that cannot be decoded makes the page broken. Only that page is refused.
 // A file pdfcpu cannot read at all (Inspect accepted it on MuPDF's word) is
@@ -97,8 +98,22 @@ func (c *pageChecker) contents(page types.Dict) error {
 			return invalid(ReasonBrokenPage, c.page, "a content stream cannot be decoded: %v", err)
 		}
 		total += int64(len(sd.Content))
+		if err := c.inline(sd.Content, "the page"); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// inline checks the inline images of decoded drawing instructions.
+func (c *pageChecker) inline(content []byte, where string) error {
+	return InlineImages(content, func(w, h int64) error {
+		if w*h > c.lim.MaxImagePixels {
+			return invalid(ReasonImageBudget, c.page, "an inline picture in %s declares %d×%d pixels, over the limit of %d million (a decompression bomb, or a scan far finer than needed)",
+				where, w, h, c.lim.MaxImagePixels/1_000_000)
+		}
+		return nil
+	})
 }
 
 func (c *pageChecker) resources(res types.Dict, depth int) error {
@@ -137,6 +152,13 @@ func (c *pageChecker) resources(res types.Dict, depth int) error {
 					name, w, h, c.lim.MaxImagePixels/1_000_000)
 			}
 		case sub != nil && *sub == "Form":
+			// A form's own drawing instructions may hold inline pictures;
+			// one that cannot be decoded is MuPDF's to skip.
+			if sd.DecodeWithLimit(c.lim.MaxContentBytes) == nil {
+				if err := c.inline(sd.Content, "form "+name); err != nil {
+					return err
+				}
+			}
 			inner, _ := c.xref.DereferenceDict(sd.Dict["Resources"])
 			if err := c.resources(inner, depth+1); err != nil {
 				return err

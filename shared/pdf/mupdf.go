@@ -16,7 +16,104 @@ typedef struct {
 	char *error;        // set when the call failed
 	char *first_error;  // the first error MuPDF recovered from, if any
 	size_t names_at;    // structured text: where the font names start in data
+	int over_budget;    // MuPDF was refused memory past the budget
+	size_t wanted;      // the largest request refused
 } lectern_result;
+
+// lectern_budget bounds the memory one MuPDF context holds at once. MuPDF
+// asks its allocator for every byte it uses (a picture's samples, a pixmap,
+// its cache), so refusing requests past the budget turns a picture that
+// declares billions of pixels into a failed allocation, not gigabytes.
+typedef struct {
+	size_t used, limit;
+	size_t retry;   // a refused request MuPDF may still retry after emptying its cache
+	int refused;    // requests refused for good
+	size_t wanted;  // the largest request refused
+} lectern_budget;
+
+// Each block carries its size ahead of it; 16 bytes keep malloc's alignment.
+#define LECTERN_HEADER 16
+
+// lectern_settle notes a request: MuPDF answers a refusal by emptying its
+// cache and asking again for the same size, so only a refusal followed by a
+// different request (or by none) was final.
+static void lectern_settle(lectern_budget *b, size_t size) {
+	if (b->retry && b->retry != size)
+		b->refused++;
+	b->retry = 0;
+}
+
+static int lectern_fits(lectern_budget *b, size_t size) {
+	if (size <= b->limit && b->used <= b->limit - size)
+		return 1;
+	b->retry = size;
+	if (size > b->wanted)
+		b->wanted = size;
+	return 0;
+}
+
+static void *lectern_malloc(void *user, size_t size) {
+	lectern_budget *b = user;
+	lectern_settle(b, size);
+	if (!lectern_fits(b, size))
+		return NULL;
+	unsigned char *p = malloc(size + LECTERN_HEADER);
+	if (!p)
+		return NULL;
+	*(size_t *)p = size;
+	b->used += size;
+	return p + LECTERN_HEADER;
+}
+
+static void lectern_free(void *user, void *ptr) {
+	lectern_budget *b = user;
+	if (!ptr)
+		return;
+	unsigned char *p = (unsigned char *)ptr - LECTERN_HEADER;
+	b->used -= *(size_t *)p;
+	free(p);
+}
+
+static void *lectern_realloc(void *user, void *old, size_t size) {
+	lectern_budget *b = user;
+	if (!old)
+		return lectern_malloc(user, size);
+	if (size == 0) {
+		lectern_free(user, old);
+		return NULL;
+	}
+	lectern_settle(b, size);
+	unsigned char *p = (unsigned char *)old - LECTERN_HEADER;
+	size_t had = *(size_t *)p;
+	b->used -= had;
+	if (!lectern_fits(b, size)) {
+		b->used += had;
+		return NULL;
+	}
+	unsigned char *q = realloc(p, size + LECTERN_HEADER);
+	if (!q) {
+		b->used += had;
+		return NULL;
+	}
+	*(size_t *)q = size;
+	b->used += size;
+	return q + LECTERN_HEADER;
+}
+
+// lectern_context makes a MuPDF context whose every allocation counts
+// against b. Its cache gets a quarter of the budget, so most of the budget
+// is left for the page itself.
+static fz_context *lectern_context(lectern_budget *b, size_t limit) {
+	memset(b, 0, sizeof *b);
+	b->limit = limit;
+	fz_alloc_context alloc = { b, lectern_malloc, lectern_realloc, lectern_free };
+	return fz_new_context(&alloc, NULL, limit / 4);
+}
+
+// lectern_over says whether MuPDF was refused memory for good.
+static int lectern_over(lectern_budget *b) {
+	return b->refused > 0 || b->retry != 0;
+}
 
 // lectern_glyph is one record of a page's structured text, in reading
 // order: a text block starts, a line starts, a character, a picture.
@@ -167,10 +264,11 @@ static fz_font *lectern_cjk_font(fz_context *ctx, const char *name, int ordering
 // structured text (dpi == 0: glyph records, then the font names) or as an RGB render at dpi. Each call has its
 // own context, so calls are independent and may run in parallel; the cookie
 // lets the caller abort a page that takes too long.
-static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_no, int dpi, long long max_pixels, fz_cookie *cookie) {
+static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_no, int dpi, long long max_pixels, size_t max_memory, fz_cookie *cookie) {
 	lectern_result r;
 	memset(&r, 0, sizeof r);
-	fz_context *ctx = fz_new_context(NULL, NULL, FZ_STORE_DEFAULT);
+	lectern_budget budget;
+	fz_context *ctx = lectern_context(&budget, max_memory);
 	if (!ctx) {
 		r.error = lectern_strdup("cannot create a MuPDF context");
 		return r;
@@ -222,8 +320,12 @@ static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_
 			fz_matrix ctm = fz_scale(dpi / 72.0f, dpi / 72.0f);
 			fz_irect box = fz_round_rect(fz_transform_rect(bounds, ctm));
 			long long pixels = (long long)(box.x1 - box.x0) * (long long)(box.y1 - box.y0);
-			if (pixels <= 0 || pixels > max_pixels)
-				fz_throw(ctx, FZ_ERROR_LIMIT, "render of %d x %d pixels is over the budget of %lld", box.x1 - box.x0, box.y1 - box.y0, max_pixels);
+			if (pixels <= 0 || pixels > max_pixels) {
+				// MuPDF's own formatter has no %lld: the message is made here.
+				char msg[160];
+				snprintf(msg, sizeof msg, "a render of %d x %d pixels is over the budget of %lld pixels", box.x1 - box.x0, box.y1 - box.y0, max_pixels);
+				fz_throw(ctx, FZ_ERROR_LIMIT, "%s", msg);
+			}
 			pix = fz_new_pixmap_with_bbox(ctx, fz_device_rgb(ctx), box, NULL, 0);
 			fz_clear_pixmap_with_value(ctx, pix, 0xff);
 			dev = fz_new_draw_device(ctx, ctm, pix);
@@ -262,6 +364,15 @@ static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_
 		r.errors = 0; // the failure itself is reported, not counted
 	}
 	fz_drop_context(ctx);
+	// A page MuPDF was refused memory for fails even when MuPDF went on
+	// without the part it could not hold: what it drew is not the page.
+	if (lectern_over(&budget)) {
+		r.over_budget = 1;
+		r.wanted = budget.wanted;
+		free(r.data);
+		r.data = NULL;
+		r.len = 0;
+	}
 	return r;
 }
 
@@ -269,10 +380,11 @@ static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_
 // be), counts its pages and, when there are at most max_pages, loads each
 // one and stores its size in points in boxes (w, h pairs; malloc'd). Returns
 // the page count, or -1 with error set; -2 when the PDF needs a password.
-static int lectern_inspect(const unsigned char *pdf, size_t n, int max_pages, float **boxes, char **error) {
+static int lectern_inspect(const unsigned char *pdf, size_t n, int max_pages, size_t max_memory, float **boxes, char **error) {
 	*boxes = NULL;
 	*error = NULL;
-	fz_context *ctx = fz_new_context(NULL, NULL, FZ_STORE_DEFAULT);
+	lectern_budget budget;
+	fz_context *ctx = lectern_context(&budget, max_memory);
 	if (!ctx) {
 		*error = lectern_strdup("cannot create a MuPDF context");
 		return -1;
@@ -363,10 +475,19 @@ const (
 // errAborted is returned when the context ended and MuPDF was told to stop.
 var errAborted = errors.New("stopped: the page took too long")
 
+// memoryError: MuPDF asked for more memory than the page's budget leaves.
+type memoryError struct{ wanted, budget int64 }
+
+func (e *memoryError) Error() string {
+	return fmt.Sprintf("over memory budget: MuPDF asked for %s at once; a page may use at most %s", humanBytes(e.wanted), humanBytes(e.budget))
+}
+
 // runPage runs MuPDF on one page (0-based). dpi 0 extracts structured text;
 // otherwise it renders RGB at dpi. When ctx ends, MuPDF's cookie is set to
 // abort, so a hostile page cannot hold a worker: the call returns soon after.
-func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels int64) (pageRun, error) {
+// MuPDF holds at most maxMemory bytes at once; past that its allocations
+// fail and the page fails with a *memoryError.
+func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels, maxMemory int64) (pageRun, error) {
 	if len(pdf) == 0 {
 		return pageRun{}, errors.New("empty PDF")
 	}
@@ -381,7 +502,7 @@ func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels int64) (p
 	go func() {
 		runtime.LockOSThread() // MuPDF's setjmp/longjmp must stay on one thread
 		defer runtime.UnlockOSThread()
-		done <- C.lectern_page((*C.uchar)(cpdf), C.size_t(len(pdf)), C.int(page), C.int(dpi), C.longlong(maxPixels), cookie)
+		done <- C.lectern_page((*C.uchar)(cpdf), C.size_t(len(pdf)), C.int(page), C.int(dpi), C.longlong(maxPixels), C.size_t(maxMemory), cookie)
 	}()
 	var res C.lectern_result
 	aborted := false
@@ -399,6 +520,9 @@ func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels int64) (p
 	defer C.free(unsafe.Pointer(res.first_error))
 	if aborted {
 		return pageRun{}, fmt.Errorf("%w (%v)", errAborted, ctx.Err())
+	}
+	if res.over_budget != 0 {
+		return pageRun{}, &memoryError{wanted: int64(res.wanted), budget: maxMemory}
 	}
 	if res.error != nil {
 		return pageRun{}, errors.New(C.GoString(res.error))
@@ -429,8 +553,9 @@ var errMuPDFPassword = errors.New("the PDF needs a password")
 
 // inspectMuPDF opens a PDF with MuPDF, which repairs what it can (a broken
 // cross-reference table, wrong object offsets), and returns its page boxes.
-// Every page must load. Pages beyond maxPages are counted, not loaded.
-func inspectMuPDF(pdf []byte, maxPages int) (count int, boxes []PageBox, err error) {
+// Every page must load. Pages beyond maxPages are counted, not loaded. MuPDF
+// holds at most maxMemory bytes at once.
+func inspectMuPDF(pdf []byte, maxPages int, maxMemory int64) (count int, boxes []PageBox, err error) {
 	if len(pdf) == 0 {
 		return 0, nil, errors.New("empty PDF")
 	}
@@ -439,7 +564,7 @@ func inspectMuPDF(pdf []byte, maxPages int) (count int, boxes []PageBox, err err
 	var cboxes *C.float
 	var cerr *C.char
 	runtime.LockOSThread() // MuPDF's setjmp/longjmp must stay on one thread
-	n := int(C.lectern_inspect((*C.uchar)(cpdf), C.size_t(len(pdf)), C.int(maxPages), &cboxes, &cerr))
+	n := int(C.lectern_inspect((*C.uchar)(cpdf), C.size_t(len(pdf)), C.int(maxPages), C.size_t(maxMemory), &cboxes, &cerr))
 	runtime.UnlockOSThread()
 	defer C.free(unsafe.Pointer(cboxes))
 	defer C.free(unsafe.Pointer(cerr))

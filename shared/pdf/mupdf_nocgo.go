@@ -23,10 +23,16 @@ type pageRun struct {
 	firstError    string
 }
 
-func runPage(context.Context, []byte, int, int, int64) (pageRun, error) { return pageRun{}, errNoMuPDF }
+func runPage(context.Context, []byte, int, int, int64, int64) (pageRun, error) {
+	return pageRun{}, errNoMuPDF
+}
+
+type memoryError struct{ wanted, budget int64 }
+
+func (e *memoryError) Error() string { return "over memory budget" }
 
 var errMuPDFPassword = errors.New("the PDF needs a password")
 
-func inspectMuPDF([]byte, int) (int, []PageBox, error) { return 0, nil, errNoMuPDF }
+func inspectMuPDF([]byte, int, int64) (int, []PageBox, error) { return 0, nil, errNoMuPDF }
 
 func rgbImage(pageRun) *image.RGBA { return nil }

@@ -27,13 +27,16 @@ type Limits struct {
 	MaxRenderPixels int64         // pixels of one page render (at any DPI)
 	MaxImagePixels  int64         // declared pixels of one embedded image
 	MaxContentBytes int64         // decoded content stream bytes of one page
+	MaxMemoryBytes  int64         // memory MuPDF may hold at once for one page
 	PageTimeout     time.Duration // one MuPDF pass over one page
 }
 
 // DefaultLimits: 200 MiB and 500 pages per PDF; a page render at most 60
 // million pixels (a tabloid page at 300 DPI is 17 million); an embedded image
 // at most 150 million declared pixels (a 600 DPI scan of a tabloid page is 67
-// million); 64 MiB of decoded drawing instructions per page; 60 s per page.
+// million); 64 MiB of decoded drawing instructions per page; 512 MiB of
+// memory for MuPDF per page (a 60-million-pixel render is 180 MB, a
+// 150-million-pixel RGB picture 450 MB); 60 s per page.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxBytes:        200 << 20,
@@ -41,6 +44,7 @@ func DefaultLimits() Limits {
 		MaxRenderPixels: 60_000_000,
 		MaxImagePixels:  150_000_000,
 		MaxContentBytes: 64 << 20,
+		MaxMemoryBytes:  512 << 20,
 		PageTimeout:     60 * time.Second,
 	}
 }
@@ -59,6 +63,7 @@ const (
 	ReasonImageBudget  Reason = "image-over-budget" // a decompression bomb, or a scan far finer than needed
 	ReasonRenderBudget Reason = "render-over-budget"
 	ReasonContentSize  Reason = "content-over-budget"
+	ReasonMemoryBudget Reason = "memory-over-budget"
 	ReasonTimeout      Reason = "timeout"
 )
 
@@ -153,7 +158,7 @@ func inspectRepaired(data []byte, lim Limits, refused *InvalidInputError) (Info,
 	if !bytes.Contains(data[max(0, len(data)-1024):], []byte("%%EOF")) {
 		return Info{}, refused
 	}
-	n, boxes, err := inspectMuPDF(data, lim.MaxPages)
+	n, boxes, err := inspectMuPDF(data, lim.MaxPages, lim.MaxMemoryBytes)
 	switch {
 	case errors.Is(err, errMuPDFPassword):
 		return Info{}, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")
@@ -184,6 +189,8 @@ func readContext(data []byte) (*model.Context, error) {
 
 func humanBytes(n int64) string {
 	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10:

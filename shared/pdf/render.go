@@ -56,7 +56,7 @@ func FitDPI(width, height float64, want int, maxPixels int64) int {
 func runLimited(ctx context.Context, data []byte, page, dpi int, lim Limits) (pageRun, error) {
 	tctx, cancel := context.WithTimeout(ctx, lim.PageTimeout)
 	defer cancel()
-	run, err := runPage(tctx, data, page-1, dpi, lim.MaxRenderPixels)
+	run, err := runPage(tctx, data, page-1, dpi, lim.MaxRenderPixels, lim.MaxMemoryBytes)
 	switch {
 	case err == nil:
 		// Errors MuPDF recovered from (a repaired xref, a missing builtin
@@ -66,6 +66,8 @@ func runLimited(ctx context.Context, data []byte, page, dpi int, lim Limits) (pa
 		return run, nil
 	case ctx.Err() != nil:
 		return pageRun{}, ctx.Err()
+	case errors.As(err, new(*memoryError)):
+		return pageRun{}, invalid(ReasonMemoryBudget, page, "%v", err)
 	case errors.Is(err, errAborted):
 		return pageRun{}, invalid(ReasonTimeout, page, "MuPDF took longer than %s", lim.PageTimeout)
 	case bytes.Contains([]byte(err.Error()), []byte("over the budget")):

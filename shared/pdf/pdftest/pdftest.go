@@ -251,6 +251,16 @@ func (p *Page) Bomb(side int) *Page {
 	return p
 }
 
+// InlineBomb draws an inline image (BI … ID … EI, inside the drawing
+// instructions rather than an image XObject) that declares side×side RGB
+// pixels while its compressed samples hold one row: decoding it whole would
+// take side*side*3 bytes of memory.
+func (p *Page) InlineBomb(side int) *Page {
+	data := deflate(make([]byte, side*3))
+	fmt.Fprintf(&p.content, "q %.2f 0 0 %.2f 0 0 cm\nBI /W %d /H %d /CS /RGB /BPC 8 /F /Fl /L %d ID\n%s\nEI Q\n", p.W, p.H, side, side, len(data), data)
+	return p
+}
+
 func (p *Page) addImage(x, top, w, h float64, xo xobject) {
 	name := fmt.Sprintf("Im%d", len(p.images)+1)
 	p.images = append(p.images, xo)
