@@ -3,6 +3,7 @@
 // path template of that document, so a path, method, parameter, body or
 // answer the server does not have fails svelte-check.
 import type { components, paths } from './api.gen';
+import { sawAnswer, sawNoAnswer } from './connection.svelte';
 
 /** The document's named schemas (Go types, named by httpapi's schemaName). */
 export type Schemas = components['schemas'];
@@ -128,7 +129,7 @@ async function request<M extends Method, P extends PathWith<M>>(
 ): Promise<Answer<M, P>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(), ...extra };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const resp = await fetch(apiUrl(path, params), {
+  const resp = await reach(apiUrl(path, params), {
     method: method.toUpperCase(),
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -142,6 +143,46 @@ async function request<M extends Method, P extends PathWith<M>>(
   }
   if (!resp.ok) throw new ApiError(resp.status, (parsed as Problem) ?? { detail: text.slice(0, 200) });
   return parsed as Answer<M, P>;
+}
+
+/** The server did not answer at all (status 0): the banner retries on its own. */
+export const NO_ANSWER: Problem = { title: 'Server unreachable', detail: 'The server did not answer. Lectern keeps trying and reloads when it is back.' };
+
+/** fetch() that tells the connection banner whether the server answered; no
+ *  answer throws ApiError with status 0. */
+export async function reach(url: string, init: RequestInit): Promise<Response> {
+  let resp: Response;
+  try {
+    resp = await fetch(url, init);
+  } catch {
+    sawNoAnswer();
+    throw new ApiError(0, NO_ANSWER);
+  }
+  sawAnswer();
+  return resp;
+}
+
+/** What to show for a failure: one short sentence, and the details (status,
+ *  every message of the problem body) for a "Details" disclosure. */
+export function explain(e: unknown): { short: string; details: string[] } {
+  if (!(e instanceof ApiError)) {
+    const text = e instanceof Error ? e.message : String(e);
+    return { short: firstSentence(text), details: text.length > 140 ? [text] : [] };
+  }
+  const p = e.problem;
+  const full = p.detail || p.title || `HTTP ${e.status}`;
+  const details = [e.status ? `HTTP ${e.status}${p.title ? ` ${p.title}` : ''}` : 'no answer from the server'];
+  if (p.detail && firstSentence(p.detail) !== p.detail) details.push(p.detail);
+  for (const x of p.errors ?? []) if (x.message) details.push(x.location ? `${x.location}: ${x.message}` : x.message);
+  return { short: firstSentence(full), details };
+}
+
+/** The first sentence of a text, at most 140 characters. */
+export function firstSentence(text: string): string {
+  const t = text.trim();
+  const m = /^(.+?[.!?])(\s|$)/s.exec(t);
+  const s = m ? m[1] : t;
+  return s.length > 140 ? `${s.slice(0, 139).trimEnd()}…` : s;
 }
 
 export const api = {

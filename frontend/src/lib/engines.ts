@@ -59,3 +59,11 @@ export function statusBadge(s: ContainerStatus | undefined): { cls: string; text
 export function cardNameError(name: string): string {
   return /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(name) ? '' : 'Names are 1-64 letters, digits, spaces, ".", "_" or "-".';
 }
+
+/** An engine address without the parts that do not change which engine it
+ *  is: case of the host, trailing slashes, and the /v1 that Use as LLM adds. */
+export function sameEngineURL(a: string, b: string): boolean {
+  const norm = (u: string) => u.trim().toLowerCase().replace(/\/+$/, '').replace(/\/v1$/, '');
+  return !!a.trim() && norm(a) === norm(b);
+}
+

@@ -1,8 +1,9 @@
 // Magazine API calls and the pure helpers the Magazine section draws with.
 // Types come from the API document (api.gen.ts): shared/magazine, shared/issues
 // and magazineapi as the server describes them.
-import { ApiError, apiUrl, authHeaders, call, problemFrom, type Answer, type Listed, type PathParams, type PathWith, type Schemas } from './api';
+import { ApiError, apiUrl, authHeaders, call, problemFrom, reach, type Answer, type Listed, type PathParams, type PathWith, type Schemas } from './api';
 import { magazineRegionKindValues } from './api.gen';
+import { sawAnswer, sawNoAnswer } from './connection.svelte';
 
 export type Issue = Schemas['MagazineIssue'];
 export type PageError = Schemas['MagazinePageError'];
@@ -27,11 +28,18 @@ export type Polled<T> = { changed: false } | { changed: true; etag: string; body
 async function poll<P extends PathWith<'get'>>(path: P, params: PathParams<'get', P>, etag: string): Promise<Polled<Answer<'get', P>>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
   if (etag) headers['If-None-Match'] = etag;
-  const resp = await fetch(apiUrl(path, params), { headers, cache: 'no-store' });
+  const resp = await reach(apiUrl(path, params), { headers, cache: 'no-store' });
   if (resp.status === 304) return { changed: false };
   const text = await resp.text();
   if (!resp.ok) throw problemFrom(resp.status, text);
   return { changed: true, etag: resp.headers.get('ETag') ?? '', body: JSON.parse(text) as Answer<'get', P> };
+}
+
+async function untyped(method: string, url: string, body?: unknown): Promise<void> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const resp = await reach(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!resp.ok) throw problemFrom(resp.status, await resp.text());
 }
 
 export const magazineApi = {
@@ -41,6 +49,10 @@ export const magazineApi = {
   page: (id: string, n: number): Promise<Page> =>
     call('get', '/api/magazine/{id}/pages/{page}', { id, page: n }).then((p) => ({ ...p, regions: p.regions ?? [] })),
   preview: (id: string, n: number, etag = '') => poll('/api/magazine/{id}/pages/{page}/preview', { id, page: n }, etag),
+  // TODO(lead): typed call() once PATCH/DELETE /api/magazine/{id} are in the API document.
+  rename: (id: string, title: string) => untyped('PATCH', `api/magazine/${encodeURIComponent(id)}`, { title }),
+  remove: (id: string) => untyped('DELETE', `api/magazine/${encodeURIComponent(id)}`),
+  deleteArticle: (doc: string, article: string) => call('delete', '/api/magazine/{doc}/articles/{article}', { doc, article }),
 };
 
 /** How the server takes PDFs: a form post (local) or a presigned PUT (AWS). */
@@ -78,10 +90,14 @@ function send(method: string, url: string, body: Blob | FormData, headers: Recor
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
+      sawAnswer();
       if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.responseText);
       else reject(problemFrom(xhr.status, xhr.responseText));
     };
-    xhr.onerror = () => reject(new ApiError(0, { detail: 'The upload did not reach the server.' }));
+    xhr.onerror = () => {
+      sawNoAnswer();
+      reject(new ApiError(0, { title: 'Server unreachable', detail: 'The upload did not reach the server.' }));
+    };
     xhr.send(body);
   });
 }
@@ -178,3 +194,24 @@ export function parseMagazineHash(hash: string): { issue?: string; page?: number
   const page = issue && /^\d{1,6}$/.test(parts[2] ?? '') ? Number(parts[2]) : undefined;
   return { issue, page: page && page > 0 ? page : undefined };
 }
+
+/** The pages an article's regions sit on, as a reader names them: "p. 3",
+ *  "pp. 3–4", "pp. 2, 5–7"; "" when it has none. */
+export function pagesLabel(refs: { page: number }[]): string {
+  const pages = [...new Set(refs.map((r) => r.page))].sort((a, b) => a - b);
+  if (!pages.length) return '';
+  const runs: string[] = [];
+  for (let i = 0; i < pages.length; ) {
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1] === pages[j] + 1) j++;
+    runs.push(i === j ? `${pages[i]}` : `${pages[i]}–${pages[j]}`);
+    i = j + 1;
+  }
+  return `${pages.length === 1 ? 'p.' : 'pp.'} ${runs.join(', ')}`;
+}
+
+/** Whether the issue list must keep polling: some issue is still being ingested. */
+export function ingesting(issues: Issue[]): boolean {
+  return issues.some((i) => i.status === 'processing' || i.status === 'uploading');
+}
+
