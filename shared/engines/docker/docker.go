@@ -48,17 +48,32 @@ type HostError struct {
 	Err       error
 }
 
-// Error reads as one sentence for the engine card, without the moby
-// client's "Error response from daemon" boilerplate.
+// Error reads as one sentence for the engine card. An answer is told by
+// its status only: the endpoint is whatever the card names, so showing its
+// body would let a card read any service the server can reach.
 func (e *HostError) Error() string {
-	detail := "<no detail>"
-	if e.Err != nil {
-		detail = strings.TrimPrefix(e.Err.Error(), "Error response from daemon: ")
-	}
 	if e.Status == 0 {
+		detail := "<no detail>"
+		if e.Err != nil {
+			detail = e.Err.Error()
+		}
 		return fmt.Sprintf("docker host %s unreachable while %s %q: %s", e.Endpoint, e.Op, e.Container, detail)
 	}
-	return fmt.Sprintf("docker host %s answered %d while %s %q: %s", e.Endpoint, e.Status, e.Op, e.Container, detail)
+	return fmt.Sprintf("docker host %s answered %d while %s %q: %s", e.Endpoint, e.Status, e.Op, e.Container, statusMeaning(e.Status))
+}
+
+// statusMeaning says what a Docker Engine API status means for a container call.
+func statusMeaning(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "no such container, or the endpoint is not a Docker Engine API"
+	case http.StatusConflict:
+		return "the container's state does not allow it"
+	}
+	if t := http.StatusText(status); t != "" {
+		return t
+	}
+	return "an unexpected status"
 }
 
 // Unwrap exposes the moby error, so errdefs checks (cerrdefs.IsNotFound),

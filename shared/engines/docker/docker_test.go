@@ -230,15 +230,15 @@ func TestFailuresCarryTheHostsStatus(t *testing.T) {
 		status    int
 		detail    string
 	}{
-		{"start missing", h.Start, "missing", "starting", 404, "No such container: missing"},
-		{"stop missing", h.Stop, "missing", "stopping", 404, "No such container: missing"},
-		{"restart missing", h.Restart, "missing", "restarting", 404, "No such container: missing"},
-		{"start conflict", h.Start, "stuck", "starting", 409, "Conflict."},
-		{"restart conflict", h.Restart, "stuck", "restarting", 409, "Conflict."},
-		{"inspect server error", statusOp, "broken", "inspecting", 500, "driver failed"},
-		{"start server error", h.Start, "broken", "starting", 500, "driver failed"},
-		{"stop server error", h.Stop, "broken", "stopping", 500, "driver failed"},
-		{"restart server error", h.Restart, "broken", "restarting", 500, "driver failed"},
+		{"start missing", h.Start, "missing", "starting", 404, "no such container"},
+		{"stop missing", h.Stop, "missing", "stopping", 404, "no such container"},
+		{"restart missing", h.Restart, "missing", "restarting", 404, "no such container"},
+		{"start conflict", h.Start, "stuck", "starting", 409, "the container's state does not allow it"},
+		{"restart conflict", h.Restart, "stuck", "restarting", 409, "the container's state does not allow it"},
+		{"inspect server error", statusOp, "broken", "inspecting", 500, "Internal Server Error"},
+		{"start server error", h.Start, "broken", "starting", 500, "Internal Server Error"},
+		{"stop server error", h.Stop, "broken", "stopping", 500, "Internal Server Error"},
+		{"restart server error", h.Restart, "broken", "restarting", 500, "Internal Server Error"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -253,6 +253,9 @@ func TestFailuresCarryTheHostsStatus(t *testing.T) {
 			want := "docker host " + d.URL + " answered " + strconv.Itoa(c.status) + " while " + c.op + ` "` + c.container + `": ` + c.detail
 			if !strings.HasPrefix(err.Error(), want) {
 				t.Fatalf("message %q\nwant prefix %q", err, want)
+			}
+			if strings.Contains(err.Error(), "driver failed") || strings.Contains(err.Error(), "No such container") {
+				t.Fatalf("the host's answer is in the message: %q", err)
 			}
 			class := map[int]func(error) bool{404: cerrdefs.IsNotFound, 409: cerrdefs.IsConflict, 500: cerrdefs.IsInternal}[c.status]
 			if !class(err) {

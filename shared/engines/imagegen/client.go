@@ -283,9 +283,8 @@ func (c *Client) engineError(endpoint string, resp *http.Response, err error) er
 	e := &EngineError{URL: endpoint, Status: statusOf(resp, err), Err: err}
 	var apiErr *openai.Error
 	switch {
-	case errors.As(err, &apiErr):
-		e.Detail = c.redact(strings.TrimSpace(apiErr.Message))
-	case e.Status != 0:
+	case errors.As(err, &apiErr), e.Status != 0:
+		// The status only: the answer's body may echo the key in any encoding.
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		e.Detail = "no answer in time: " + c.redact(err.Error())
 	default:

@@ -366,8 +366,8 @@ func TestWrongKeySurfacesThe401WithoutTheKey(t *testing.T) {
 			if !errors.Is(err, ErrUnauthorized) || !errors.As(err, &ee) || ee.Status != 401 {
 				t.Fatalf("got %v", err)
 			}
-			if strings.Contains(err.Error(), "sk-wrong-7788") || !strings.Contains(err.Error(), KeyPlaceholder) {
-				t.Fatalf("the error must show %s instead of the key the engine echoed: %v", KeyPlaceholder, err)
+			if strings.Contains(err.Error(), "sk-wrong-7788") || !strings.Contains(err.Error(), "Unauthorized") {
+				t.Fatalf("the error must name the status, not the engine's answer with the key: %v", err)
 			}
 		})
 	}
@@ -426,7 +426,7 @@ func TestGivesUpAfterRetriesWithTheStatus(t *testing.T) {
 	}
 	_, err := e.client(time.Second, 2).Generate(context.Background(), GenerateRequest{Prompt: "p"})
 	var ee *EngineError
-	if !errors.As(err, &ee) || ee.Status != 502 || e.count("/v1/images/generations") != 3 || !strings.Contains(err.Error(), "upstream down") {
+	if !errors.As(err, &ee) || ee.Status != 502 || e.count("/v1/images/generations") != 3 || !strings.Contains(err.Error(), "answered 502: Bad Gateway") || strings.Contains(err.Error(), "upstream down") {
 		t.Fatalf("got %v after %d calls", err, e.count("/v1/images/generations"))
 	}
 }

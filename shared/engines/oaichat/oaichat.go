@@ -153,10 +153,8 @@ func (c *Client) complete(ctx context.Context, params openai.ChatCompletionNewPa
 func (c *Client) wrap(err error) error {
 	var apiErr *openai.Error
 	if errors.As(err, &apiErr) {
-		e := &EngineError{URL: c.cfg.BaseURL, Status: apiErr.StatusCode, Detail: c.redact(apiErr.Message), Err: err}
-		if e.Detail == "" {
-			e.Detail = http.StatusText(apiErr.StatusCode)
-		}
+		// The status only: the answer's body may echo the key in any encoding.
+		e := &EngineError{URL: c.cfg.BaseURL, Status: apiErr.StatusCode, Detail: http.StatusText(apiErr.StatusCode), Err: err}
 		if apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden {
 			e.Err = ErrUnauthorized
 		}

@@ -131,7 +131,7 @@ func TestGivesUpAfterRetriesWithTheStatus(t *testing.T) {
 	})
 	_, err := client(srv.URL, time.Second, 2).Vision(context.Background(), "p", []byte("x"), "image/png")
 	var ee *EngineError
-	if !errors.As(err, &ee) || ee.Status != 502 || calls.Load() != 3 || !strings.Contains(err.Error(), "upstream down") {
+	if !errors.As(err, &ee) || ee.Status != 502 || calls.Load() != 3 || !strings.Contains(err.Error(), "answered 502: Bad Gateway") || strings.Contains(err.Error(), "upstream down") {
 		t.Fatalf("got %v after %d calls", err, calls.Load())
 	}
 }
@@ -180,8 +180,8 @@ func TestWrongKeySurfacesThe401WithoutTheKey(t *testing.T) {
 	if !errors.Is(err, ErrUnauthorized) || !errors.As(err, &ee) || ee.Status != 401 {
 		t.Fatalf("got %v", err)
 	}
-	if strings.Contains(err.Error(), "sk-wrong-55aa") || !strings.Contains(err.Error(), KeyPlaceholder) {
-		t.Fatalf("the error must show %s instead of the key the engine echoed: %v", KeyPlaceholder, err)
+	if strings.Contains(err.Error(), "sk-wrong-55aa") || !strings.Contains(err.Error(), "Unauthorized") {
+		t.Fatalf("the error must name the status, not the engine's answer with the key: %v", err)
 	}
 	if calls.Load() != 1 {
 		t.Fatalf("a 401 must not be retried, got %d calls", calls.Load())

@@ -135,10 +135,8 @@ func engineError(endpoint, key string, resp *http.Response, err error) error {
 	var apiErr *openai.Error
 	switch {
 	case errors.As(err, &apiErr):
-		e := &EngineError{URL: endpoint, Status: apiErr.StatusCode, Detail: redact(strings.TrimSpace(apiErr.Message), key), Err: err}
-		if e.Detail == "" {
-			e.Detail = http.StatusText(apiErr.StatusCode)
-		}
+		// The status only: the answer's body may echo the key in any encoding.
+		e := &EngineError{URL: endpoint, Status: apiErr.StatusCode, Detail: http.StatusText(apiErr.StatusCode), Err: err}
 		if apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden {
 			e.Err = ErrUnauthorized
 		}
