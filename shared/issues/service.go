@@ -34,9 +34,21 @@ const MediaTTL = 15 * time.Minute
 // in AWS, where the S3 upload event starts the state machine.
 type Starter func(ctx context.Context, sourceKey, title string) error
 
-// Refiner re-derives figures and crops of a whole issue (the pipeline).
+// Refiner re-derives figures and crops of a whole issue (the review
+// editor, so each page is stored by a conditional change).
 type Refiner interface {
-	RefineIssue(ctx context.Context, id string) (int, error)
+	RefineIssue(ctx context.Context, id string) (Refined, error)
+}
+
+// Refined is what refining an issue's figures did.
+type Refined struct {
+	PagesChanged int   `json:"pages_changed" doc:"how many pages had a picture box moved"`
+	Pages        []int `json:"pages" doc:"the pages that changed"`
+	Revision     int64 `json:"revision" doc:"the issue's revision after the last page was stored"`
+	// Each page is its own transaction (an issue can outgrow one), so the
+	// refinement cannot be undone as one change: it has no undo point of
+	// its own and, like every such change, clears the stored one.
+	UndoCleared bool `json:"undo_cleared" doc:"true when a page changed: refinement is stored page by page, has no undo point of its own and clears the stored one"`
 }
 
 // Service is the magazine issues workflow: uploads (a form locally, a
@@ -204,14 +216,14 @@ func (s *Service) PageMediaURL(ctx context.Context, id string, n int, pick Media
 }
 
 // RefineFigures re-derives figure boundaries and crops for an issue that
-// finished ingest; it answers how many pages changed.
-func (s *Service) RefineFigures(ctx context.Context, id string) (int, error) {
+// finished ingest; it answers which pages changed.
+func (s *Service) RefineFigures(ctx context.Context, id string) (Refined, error) {
 	is, _, err := s.Repo.Get(ctx, id)
 	if err != nil {
-		return 0, err
+		return Refined{}, err
 	}
 	if is.Status == magazine.IssueProcessing || is.Status == magazine.IssueUploading {
-		return 0, ErrBusy
+		return Refined{}, ErrBusy
 	}
 	return s.Refine.RefineIssue(ctx, id)
 }

@@ -19,9 +19,9 @@ import (
 
 type countingRefiner struct{ calls int }
 
-func (r *countingRefiner) RefineIssue(context.Context, string) (int, error) {
+func (r *countingRefiner) RefineIssue(context.Context, string) (Refined, error) {
 	r.calls++
-	return 2, nil
+	return Refined{PagesChanged: 2}, nil
 }
 
 func newService(t *testing.T, start Starter) (*Service, *countingRefiner) {
@@ -181,8 +181,8 @@ func TestMediaAndRefine(t *testing.T) {
 	if _, err := s.Repo.Update(ctx, is.ID, func(is *magazine.Issue) error { is.Status = magazine.IssueReady; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.RefineFigures(ctx, is.ID); err != nil || n != 2 || refiner.calls != 1 {
-		t.Fatalf("refine when ready = %d, %v (%d calls)", n, err, refiner.calls)
+	if r, err := s.RefineFigures(ctx, is.ID); err != nil || r.PagesChanged != 2 || refiner.calls != 1 {
+		t.Fatalf("refine when ready = %+v, %v (%d calls)", r, err, refiner.calls)
 	}
 }
 

@@ -103,9 +103,10 @@ func DeleteRegions(p Page, ids []string) (Page, Membership, error) {
 	return p, Membership{Removed: slices.Clone(ids)}, nil
 }
 
-// MoveRegion gives a region a new box (move or resize).
+// MoveRegion gives a region a new box (move or resize); the box is then
+// hand-placed.
 func MoveRegion(p Page, id string, b BBox) (Page, error) {
-	if err := checkBox(p, b); err != nil {
+	if err := CheckBox(p, b); err != nil {
 		return Page{}, err
 	}
 	p = p.clone()
@@ -114,10 +115,14 @@ func MoveRegion(p Page, id string, b BBox) (Page, error) {
 		return Page{}, err
 	}
 	p.Regions[i].BBox = b
+	p.Regions[i].HandPlaced = true
 	return p, nil
 }
 
-func checkBox(p Page, b BBox) error {
+// CheckBox refuses a box that is not a real area of the page: NaN or
+// infinite numbers, no width or height, or any part off the page (a point
+// of slack for rounding).
+func CheckBox(p Page, b BBox) error {
 	for _, v := range b {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("box %v: %w", b, ErrBadEdit)
@@ -289,18 +294,18 @@ func foldInto(p *Page, i int) {
 	}
 }
 
-// AddRegion draws a new region; a hand-ordered page keeps its order, with
-// the new region read last.
+// AddRegion draws a new region (hand-placed); a hand-ordered page keeps its
+// order, with the new region read last.
 func AddRegion(p Page, b BBox, kind Kind, text string) (Page, string, error) {
 	if _, ok := Info(kind); !ok {
 		return Page{}, "", fmt.Errorf("kind %q: %w", kind, ErrBadEdit)
 	}
-	if err := checkBox(p, b); err != nil {
+	if err := CheckBox(p, b); err != nil {
 		return Page{}, "", err
 	}
 	p = p.clone()
 	id := uniqueID(p.Regions, "n1")
-	r := Region{ID: id, Kind: kind, BBox: b, Text: text, OriginalText: text}
+	r := Region{ID: id, Kind: kind, BBox: b, Text: text, OriginalText: text, HandPlaced: true}
 	if IsVisual(kind) {
 		r.VisualKind = visualKindOf(kind)
 	}

@@ -67,6 +67,7 @@ const (
 	OutcomeShrink        = "reverted-shrink"
 	OutcomeNotSolid      = "reverted-not-solid"
 	OutcomeUnstable      = "reverted-unstable"
+	OutcomeHandPlaced    = "kept-hand-placed" // the user placed the box; it is not the pass's to move
 )
 
 // FigureChange says what the figure pass did to one visual region.
@@ -79,7 +80,9 @@ type FigureChange struct {
 // RefineFigures returns the regions with each visual region's box re-derived
 // from the render (scale = render pixels per point, dpi/72), plus one change
 // per visual region in slice order. Regions are never added, removed or
-// reordered, and non-visual regions come back exactly as given.
+// reordered, and non-visual regions come back exactly as given. A box the
+// user placed by hand (HandPlaced) is kept as it is and fences the others
+// off, like a refined neighbour.
 func RefineFigures(render image.Image, scale float64, regions []Region) ([]Region, []FigureChange) {
 	// A copy that is never nil: a page without regions stays [] when stored,
 	// not null.
@@ -136,10 +139,14 @@ func RefineFigures(render image.Image, scale float64, regions []Region) ([]Regio
 	}
 	// Alone first, so two figures that find the same graphic are caught
 	// before either can fence the other off it.
-	for k := range n {
+	frozen := make([]bool, n)
+	for k, i := range figs {
+		if out[i].HandPlaced {
+			cur[k], outcome[k], frozen[k] = orig[k], OutcomeHandPlaced, true
+			continue
+		}
 		cur[k], outcome[k] = p.refine(orig[k], text, strips[k])
 	}
-	frozen := make([]bool, n)
 	p.revertShared(orig, cur, outcome, frozen)
 
 	// Then re-seeded from each other: each figure sees the others' latest

@@ -514,3 +514,33 @@ func TestRefineFiguresKeepsAnEmptyListEmpty(t *testing.T) {
 		t.Fatalf("RefineFigures(no regions) = %#v, %v; want an empty, non-nil list", got, changes)
 	}
 }
+
+// TestRefineFiguresKeepsHandPlacedBoxes: a box the user drew loosely around
+// a photo stays exactly where it was put, and fences a neighbour off it;
+// the same box not placed by hand is tightened (so the pass had work to do).
+func TestRefineFiguresKeepsHandPlacedBoxes(t *testing.T) {
+	img := figPage()
+	photo, other := image.Rect(300, 400, 700, 700), image.Rect(760, 400, 1000, 700)
+	figFill(img, photo, 60)
+	figFill(img, other, 90)
+	loose := figPoints(photo.Inset(-30))
+	for _, hand := range []bool{false, true} {
+		in := []Region{
+			{ID: "h", Kind: KindFigure, BBox: loose, HandPlaced: hand},
+			{ID: "o", Kind: KindFigure, BBox: figPoints(other.Inset(-20))},
+		}
+		out, changes := RefineFigures(img, figScale, in)
+		if !hand {
+			if out[0].BBox == loose || changes[0].Outcome != OutcomeRefined {
+				t.Fatalf("a loose box not placed by hand stayed at %v (%s); the test proves nothing", out[0].BBox, changes[0].Outcome)
+			}
+			continue
+		}
+		if out[0].BBox != loose || !out[0].HandPlaced || changes[0].Outcome != OutcomeHandPlaced {
+			t.Errorf("the hand-placed box became %v (%s), want %v kept", out[0].BBox, changes[0].Outcome, loose)
+		}
+		if px := figPixels(out[1].BBox); !near(px, other, 1) {
+			t.Errorf("the neighbour became %v (%s), want %v", px, changes[1].Outcome, other)
+		}
+	}
+}

@@ -41,6 +41,9 @@ type Region struct {
 	Description  string `json:"description,omitempty"` // picture regions
 	VisualKind   Kind   `json:"visual_kind,omitempty"` // figure, chart, table or code
 	CropKey      string `json:"crop_key,omitempty"`    // blob key of the exact render crop
+	// HandPlaced: the user drew or moved this box; refining figures leaves it
+	// where it is.
+	HandPlaced bool `json:"hand_placed,omitempty" doc:"the box was drawn, moved or resized by hand; figure refinement never moves it"`
 	// Font facts from a PDF text layer, used by classification.
 	FontSize float64 `json:"font_size,omitempty"`
 	Bold     bool    `json:"bold,omitempty"`

@@ -94,6 +94,17 @@ func (m *Pages) Refine(ctx context.Context, page magazine.Page) (magazine.Page, 
 	return page, nil
 }
 
+// RefineBoxes runs the figure pass on a page and cuts no crops: a review
+// change cuts them under its own revision once it is sure to be stored.
+func (m *Pages) RefineBoxes(ctx context.Context, page magazine.Page) ([]magazine.Region, error) {
+	img, err := m.renderImage(ctx, page)
+	if err != nil {
+		return nil, err
+	}
+	regions, _ := magazine.RefineFigures(img, float64(page.DPI)/72, page.Regions)
+	return regions, nil
+}
+
 // FindPictures finds the pictures of a scanned page on its render, around
 // the given text boxes (magazine.FindPictures), as image regions p1..pN.
 func (m *Pages) FindPictures(ctx context.Context, page magazine.Page, text []magazine.BBox) ([]magazine.Region, error) {

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -388,32 +387,6 @@ func (s *Steps) RefineFigures(ctx context.Context, in PageRef) (PageOutput, erro
 	})
 }
 
-// RefineIssue re-derives figures and crops for every rendered page of an
-// issue without OCR; it returns how many pages changed.
-func (s *Steps) RefineIssue(ctx context.Context, id string) (int, error) {
-	pages, err := s.Repo.Pages(ctx, id)
-	if err != nil {
-		return 0, err
-	}
-	changed := 0
-	for _, p := range pages {
-		if p.RenderKey == "" {
-			continue
-		}
-		refined, err := s.Pages.Refine(ctx, p)
-		if err != nil {
-			return changed, fmt.Errorf("page %d: %w", p.Number, err)
-		}
-		if !sameRegions(p.Regions, refined.Regions) {
-			changed++
-		}
-		if err := s.Repo.PutPage(ctx, refined); err != nil {
-			return changed, err
-		}
-	}
-	return changed, nil
-}
-
 // Cleanup re-types noise, duplicates and text inside pictures (reversibly).
 func (s *Steps) Cleanup(ctx context.Context, in PageRef) (PageOutput, error) {
 	return s.updatePage(ctx, in, "cleanup", func(p *magazine.Page) error {
@@ -596,9 +569,3 @@ func (s *Steps) updatePage(ctx context.Context, in PageRef, step string, change 
 }
 
 func isConflict(err error) bool { return errors.Is(err, store.ErrConditionFailed) }
-
-func sameRegions(a, b []magazine.Region) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
-}

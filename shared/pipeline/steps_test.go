@@ -430,16 +430,17 @@ func TestPictureOperationsForReview(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	changed, err := f.steps.RefineIssue(ctx, id)
-	if err != nil || changed != 0 {
-		t.Errorf("refine issue = %d, %v; the figures were refined already: want 0 pages changed", changed, err)
+	refined := f.page(t, id, 1)
+	boxes, err := f.steps.Pages.RefineBoxes(ctx, refined)
+	if err != nil || !reflect.DeepEqual(boxes, refined.Regions) {
+		t.Errorf("refine boxes = %v, %v; the figures were refined already: want the regions as stored", boxes, err)
 	}
 }
 
-// TestRefineIssueLeavesAPageWithoutRegionsAlone: a rendered page with no
+// TestRefineBoxesLeavesAPageWithoutRegionsAlone: a rendered page with no
 // regions (nothing recognised yet, or a page that failed) has nothing to
-// refine: it is not counted as changed and its regions stay a JSON list.
-func TestRefineIssueLeavesAPageWithoutRegionsAlone(t *testing.T) {
+// refine, and its regions stay a list (a JSON [] when stored, never null).
+func TestRefineBoxesLeavesAPageWithoutRegionsAlone(t *testing.T) {
 	f := newStepsFixture(t)
 	ctx := t.Context()
 	id := f.prepared(t, f.steps.Render)
@@ -447,13 +448,9 @@ func TestRefineIssueLeavesAPageWithoutRegionsAlone(t *testing.T) {
 	if err != nil || !bytes.Contains(before, []byte(`"regions":[]`)) {
 		t.Fatalf("page before refine: %s, %v", before, err)
 	}
-	changed, err := f.steps.RefineIssue(ctx, id)
-	if err != nil || changed != 0 {
-		t.Errorf("refine issue = %d, %v; want 0 pages changed", changed, err)
-	}
-	after, _, err := f.repo.PageJSON(ctx, id, 1)
-	if err != nil || !bytes.Contains(after, []byte(`"regions":[]`)) {
-		t.Errorf("page after refine has no regions list: %s, %v", after, err)
+	boxes, err := f.steps.Pages.RefineBoxes(ctx, f.page(t, id, 1))
+	if err != nil || boxes == nil || len(boxes) != 0 {
+		t.Errorf("refine boxes = %#v, %v; want an empty list", boxes, err)
 	}
 }
 

@@ -24,6 +24,9 @@ type Pictures interface {
 	// returns it with its new regions, refined, cleaned and ordered; crops
 	// are left to the change that stores it.
 	RecognizePage(ctx context.Context, page magazine.Page, engine string) (magazine.Page, error)
+	// RefineBoxes re-derives the page's picture boxes from its render
+	// (magazine.RefineFigures) and cuts no crops.
+	RefineBoxes(ctx context.Context, page magazine.Page) ([]magazine.Region, error)
 }
 
 // Editor is the Service with the picture operations the edits need.

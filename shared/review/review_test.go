@@ -28,6 +28,11 @@ type pictures struct {
 	readWith   string        // the text an engine reads in a box
 	engineErr  error         // the engine's failure, when set
 	engineRuns atomic.Int32
+	// Refining figures (refine_test.go): the boxes the pass finds, and what
+	// happens while it runs.
+	refined     map[string]magazine.BBox
+	whileRefine func()
+	reads       atomic.Int32 // ReadArea calls: the slow OCR of an area
 }
 
 func (p *pictures) Crop(_ context.Context, page magazine.Page, r magazine.Region, rev int64) (string, error) {
@@ -36,6 +41,7 @@ func (p *pictures) Crop(_ context.Context, page magazine.Page, r magazine.Region
 }
 
 func (p *pictures) ReadArea(context.Context, magazine.Page, magazine.BBox) (string, error) {
+	p.reads.Add(1)
 	return p.read, nil
 }
 

@@ -478,7 +478,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-derive figure boundaries and crops for an existing issue without OCR */
+        /** Re-derive figure boundaries and crops for an existing issue without OCR. Each changed page is stored by a conditional change (an edit made meanwhile is kept and the page derived again), boxes placed by hand are left alone, and the stored undo point is cleared */
         post: operations["refine-figures"];
         delete?: never;
         options?: never;
@@ -779,6 +779,22 @@ export interface components {
             /** @enum {string} */
             upload: "form" | "presigned";
         };
+        IssuesRefined: {
+            /** @description the pages that changed */
+            pages: number[] | null;
+            /**
+             * Format: int64
+             * @description how many pages had a picture box moved
+             */
+            pages_changed: number;
+            /**
+             * Format: int64
+             * @description the issue's revision after the last page was stored
+             */
+            revision: number;
+            /** @description true when a page changed: refinement is stored page by page, has no undo point of its own and clears the stored one */
+            undo_cleared: boolean;
+        };
         IssuesStep: {
             /** Format: date-time */
             at: string;
@@ -877,6 +893,8 @@ export interface components {
             description?: string;
             /** Format: double */
             font_size?: number;
+            /** @description the box was drawn, moved or resized by hand; figure refinement never moves it */
+            hand_placed?: boolean;
             id: string;
             /** @enum {string} */
             kind: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
@@ -1025,10 +1043,6 @@ export interface components {
             /** @description true when this change cleared the stored undo point (the Undo button goes away) */
             undo_cleared?: boolean;
             undo_token?: string;
-        };
-        RefineOutputBody: {
-            /** Format: int64 */
-            pages_changed: number;
         };
         RegionOutBody: {
             region: components["schemas"]["MagazineRegion"];
@@ -2312,7 +2326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefineOutputBody"];
+                    "application/json": components["schemas"]["IssuesRefined"];
                 };
             };
             /** @description Error */

@@ -149,9 +149,7 @@ type CropPath struct {
 
 // RefineOutput answers POST …/figures/refine.
 type RefineOutput struct {
-	Body struct {
-		PagesChanged int `json:"pages_changed"`
-	}
+	Body issues.Refined
 }
 
 // Operations lists the magazine operations over the issues service.
@@ -340,12 +338,15 @@ func cropRedirect(svc *issues.Service) httpapi.Operation {
 func refineFigures(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
 		OperationID: "refine-figures", Method: http.MethodPost, Path: "/api/magazine/{id}/figures/refine",
-		Summary: "Re-derive figure boundaries and crops for an existing issue without OCR", Tags: tags,
+		Summary: "Re-derive figure boundaries and crops for an existing issue without OCR. Each changed page is stored by a conditional " +
+			"change (an edit made meanwhile is kept and the page derived again), boxes placed by hand are left alone, and the stored undo point is cleared",
+		Tags: tags,
 	}, func(ctx context.Context, in *IssueIDPath) (*RefineOutput, error) {
-		n, err := svc.RefineFigures(ctx, in.ID)
-		out := &RefineOutput{}
-		out.Body.PagesChanged = n
-		return out, err
+		r, err := svc.RefineFigures(ctx, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		return &RefineOutput{Body: r}, nil
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/statemachines"
 )
 
@@ -30,9 +31,12 @@ func New(d *platform.Deps) (*Parts, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Refinement is a review change: conditional page writes with the
+	// revision and undo rules of every other edit.
+	refine := review.NewEditor(review.New(d.Table, d.Clock), steps.Pages)
 	svc := &issues.Service{
 		Repo: steps.Repo, Uploads: d.Uploads, Media: d.Blobs, Limits: steps.Pages.Limits,
-		Clock: d.Clock, Refine: steps,
+		Clock: d.Clock, Refine: refine,
 	}
 	if !d.Hosted() {
 		svc.Start = func(ctx context.Context, sourceKey, title string) error {

@@ -1,0 +1,185 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/httpapi/reviewapi"
+	"github.com/lectern/lectern/shared/issues"
+	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/store"
+)
+
+// raceTable is the app's table with one race built in: once armed, the
+// first write of a page record waits while race runs (another user's edit
+// landing between a reader's read and its write), then goes on.
+type raceTable struct {
+	store.Table
+	mu   sync.Mutex
+	race func(page int)
+}
+
+func (r *raceTable) arm(race func(page int)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.race = race
+}
+
+func (r *raceTable) before(sk string) {
+	var n int
+	if _, err := fmt.Sscanf(sk, "PAGE#%d", &n); err != nil {
+		return
+	}
+	r.mu.Lock()
+	race := r.race
+	r.race = nil
+	r.mu.Unlock()
+	if race != nil {
+		race(n)
+	}
+}
+
+func (r *raceTable) Put(ctx context.Context, it store.Item, cond store.Condition) error {
+	r.before(it.SK)
+	return r.Table.Put(ctx, it, cond)
+}
+
+func (r *raceTable) Transact(ctx context.Context, writes []store.Write) error {
+	for _, w := range writes {
+		r.before(w.Item.SK)
+	}
+	return r.Table.Transact(ctx, writes)
+}
+
+// newRaceApp serves the magazine and review operations over a raceTable.
+func newRaceApp(t *testing.T) (*apiClient, *Local, *raceTable) {
+	t.Helper()
+	var rt *raceTable
+	c, local := newLocalAppWith(t, func(l *Local) []httpapi.Operation {
+		rt = &raceTable{Table: l.Deps.Table}
+		d := *l.Deps
+		d.Table = rt
+		var ops []httpapi.Operation
+		for _, mod := range []platform.New{magazineapi.Module, reviewapi.Module} {
+			m, err := mod(&d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ops = append(ops, m.Operations...)
+		}
+		return ops
+	})
+	return c, local, rt
+}
+
+// picture is the page's one picture region.
+func picture(t *testing.T, p magazineapi.PageView) magazine.Region {
+	t.Helper()
+	for _, r := range p.Regions {
+		if magazine.IsVisual(r.Kind) {
+			return r
+		}
+	}
+	t.Fatalf("no picture on page %d", p.Number)
+	return magazine.Region{}
+}
+
+// rewritePage changes a stored page behind the API's back (an issue whose
+// boxes were never refined, as from an older ingest).
+func rewritePage(t *testing.T, table store.Table, id string, n int, change func(p *magazine.Page)) {
+	t.Helper()
+	ctx := context.Background()
+	it, err := table.Get(ctx, issues.PK(id), issues.PageSK(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p magazine.Page
+	if err := json.Unmarshal(it.Data, &p); err != nil {
+		t.Fatal(err)
+	}
+	change(&p)
+	data, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := table.Put(ctx, store.Item{PK: it.PK, SK: it.SK, Version: it.Version + 1, Data: data}, store.IfVersion(it.Version)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c *apiClient) revision(id string) int64 {
+	c.t.Helper()
+	return decode[magazineapi.IssueView](c.t, c.get("/api/magazine/"+id)).Revision
+}
+
+// TestRefineFiguresKeepsEditsAndHandPlacedBoxes: an edit that lands while
+// refinement runs survives it, a box placed by hand is not moved, a loose
+// OCR box is tightened, and refinement is a change like any other: the
+// revision moves on and the stored undo point is gone.
+func TestRefineFiguresKeepsEditsAndHandPlacedBoxes(t *testing.T) {
+	c, local, rt := newRaceApp(t)
+	id := ingestSample(t, c)
+
+	// Page 2's picture as a loose OCR box; page 1's placed loosely by hand.
+	photo := picture(t, c.page(id, 2)).BBox
+	loose := magazine.BBox{photo[0] - 20, photo[1] - 20, photo[2] + 40, photo[3] + 40}
+	rewritePage(t, local.Deps.Table, id, 2, func(p *magazine.Page) {
+		for i := range p.Regions {
+			if magazine.IsVisual(p.Regions[i].Kind) {
+				p.Regions[i].BBox = loose
+			}
+		}
+	})
+	hand := picture(t, c.page(id, 1))
+	placed := magazine.BBox{hand.BBox[0] - 20, hand.BBox[1] - 20, hand.BBox[2] + 40, hand.BBox[3] + 40}
+	status, _, b := c.do(http.MethodPatch, fmt.Sprintf("/api/magazine/%s/pages/1/regions/%s", id, hand.ID), fmt.Appendf(nil, `{"bbox":[%g,%g,%g,%g]}`, placed[0], placed[1], placed[2], placed[3]))
+	if status != http.StatusOK {
+		t.Fatalf("place page 1's picture by hand: %d %s", status, b)
+	}
+	undo := decode[outcome](t, b).UndoToken
+
+	// While refinement writes a page, the user edits that page's text.
+	raced, edited := 0, int64(0)
+	rt.arm(func(n int) {
+		raced = n
+		left := regionByText(t, c.page(id, n), "Left column")
+		status, _, b := c.do(http.MethodPatch, fmt.Sprintf("/api/magazine/%s/pages/%d/regions/%s", id, n, left.ID), []byte(`{"text":"Typed while refining."}`))
+		if status != http.StatusOK {
+			t.Errorf("edit during refinement: %d %s", status, b)
+		}
+		edited = c.revision(id)
+	})
+	status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/figures/refine", nil)
+	if status != http.StatusOK {
+		t.Fatalf("refine: %d %s", status, b)
+	}
+	res := decode[issues.Refined](t, b)
+	if raced == 0 {
+		t.Fatal("refinement wrote no page; the race never ran")
+	}
+	if got := regionByText(t, c.page(id, raced), "Typed while refining."); got.Text == "" {
+		t.Error("the edit made during refinement was lost")
+	}
+	if got := picture(t, c.page(id, 1)); got.BBox != placed || !got.HandPlaced {
+		t.Errorf("the picture placed by hand moved to %v, want %v", got.BBox, placed)
+	}
+	tight := picture(t, c.page(id, 2)).BBox
+	if tight == loose || tight[2] >= loose[2] || tight[3] >= loose[3] {
+		t.Errorf("page 2's loose picture box %v became %v, want it tightened", loose, tight)
+	}
+	if rev := c.revision(id); res.Revision != rev || rev <= edited || !res.UndoCleared || strings.Trim(fmt.Sprint(res.Pages), "[]") != "2" || res.PagesChanged != 1 {
+		t.Errorf("refine answered %s (issue at revision %d, the racing edit made %d); want page 2 changed after the edit, undo cleared", b, rev, edited)
+	}
+	status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/undo", fmt.Appendf(nil, `{"token":%q}`, undo))
+	if status != http.StatusConflict || !strings.Contains(string(b), `"detail"`) {
+		t.Errorf("undo of the change before refinement = %d %s, want 409", status, b)
+	}
+}
