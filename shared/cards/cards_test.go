@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lectern/lectern/shared/engines/docker"
 	"github.com/lectern/lectern/shared/fault"
@@ -263,5 +264,36 @@ func TestHostedURLSafety(t *testing.T) {
 	set.Update(ctx, settings.Update{EngineURLAllowlist: []string{"127.0.0.1"}, EngineAPIKeys: map[string]string{"local": "k-0123456789"}})
 	if _, err := svc.Connect(ctx, "local"); err != nil {
 		t.Errorf("an allow-listed loopback engine = %v", err)
+	}
+}
+
+// Opening the Engines page asks every card's Docker host for its status, and
+// Connect calls the card's URL: neither may reach a cloud metadata address,
+// in local mode too, unless the allow list names it.
+func TestMetadataAddressesAreRefusedLocally(t *testing.T) {
+	ctx := context.Background()
+	svc, set := newService(t, Options{Timeout: time.Second})
+	svc.Put(ctx, Card{Name: "imds", Spec: Spec{Kind: KindLLM, BaseURL: "http://169.254.169.254/latest"}})
+	svc.Put(ctx, Card{Name: "imds6", Spec: Spec{Kind: KindLLM, BaseURL: "http://[fd00:ec2::254]/"}})
+	svc.Put(ctx, Card{Name: "docker", Spec: Spec{Kind: KindOther, Container: "x", DockerHost: "tcp://169.254.169.254:2375"}})
+	svc.Put(ctx, Card{Name: "docker6", Spec: Spec{Kind: KindOther, Container: "x", DockerHost: "http://[fd00:ec2::254]:2375"}})
+	for _, name := range []string{"imds", "imds6"} {
+		if _, err := svc.Connect(ctx, name); !errors.Is(err, ErrRefusedURL) || !strings.Contains(err.Error(), "metadata") {
+			t.Errorf("connect to %s = %v, want refused", name, err)
+		}
+		if _, err := svc.UseAsLLM(ctx, name); !errors.Is(err, ErrRefusedURL) {
+			t.Errorf("use %s as LLM = %v, want refused", name, err)
+		}
+	}
+	for _, name := range []string{"docker", "docker6"} {
+		if _, err := svc.ContainerStatus(ctx, name); !errors.Is(err, ErrRefusedURL) || !strings.Contains(err.Error(), "metadata") {
+			t.Errorf("status of %s = %v, want refused", name, err)
+		}
+	}
+	if _, err := set.Update(ctx, settings.Update{EngineURLAllowlist: []string{"169.254.169.254"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Connect(ctx, "imds"); errors.Is(err, ErrRefusedURL) {
+		t.Errorf("the allow list names it, yet: %v", err)
 	}
 }

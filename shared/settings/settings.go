@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/lectern/lectern/shared/engines/urlsafe"
 )
 
 // Configured is what every settings response shows in place of a saved key.
@@ -142,6 +144,9 @@ func Validate(u Update) error {
 		}
 		if strings.Contains(e, "://") {
 			return fmt.Errorf("engine_url_allowlist entry %q must be a host, not a URL: %w", e, ErrInvalid)
+		}
+		if err := urlsafe.CheckAllowEntry(e); err != nil {
+			return fmt.Errorf("engine_url_allowlist entry %v: %w", err, ErrInvalid)
 		}
 	}
 	if u.LLMAPIKey != nil && len(*u.LLMAPIKey) > MaxKeyLength {

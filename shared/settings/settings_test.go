@@ -88,6 +88,11 @@ func TestValidate(t *testing.T) {
 		{"empty instance name refused", Update{InstanceName: ptr("")}, false},
 		{"card name with markup refused", Update{EngineAPIKeys: map[string]string{"<b>": "k"}}, false},
 		{"card name ok", Update{EngineAPIKeys: map[string]string{"LLM gateway": "k"}}, true},
+		{"allow entries ok", Update{EngineURLAllowlist: []string{"gpu.lan:8000", "10.1.0.0/16", "fd00:1:2::/48", "169.254.169.254"}}, true},
+		{"0.0.0.0/0 refused", Update{EngineURLAllowlist: []string{"0.0.0.0/0"}}, false},
+		{"an IPv4 /8 refused", Update{EngineURLAllowlist: []string{"10.0.0.0/8"}}, false},
+		{"an IPv6 /32 refused", Update{EngineURLAllowlist: []string{"2001:db8::/32"}}, false},
+		{"::/0 refused", Update{EngineURLAllowlist: []string{"::/0"}}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

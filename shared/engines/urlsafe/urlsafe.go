@@ -8,7 +8,10 @@
 // re-pointed at a forbidden one afterwards (DNS rebinding).
 //
 // Private ranges (10/8, 172.16/12, 192.168/16, fc00::/7) stay allowed: the
-// user's engines and Docker hosts normally live there.
+// user's engines and Docker hosts normally live there. Cloud metadata
+// addresses are refused in every mode, locally too: a laptop is rarely on a
+// cloud instance, but a workstation or CI runner often is, and no engine
+// lives there.
 package urlsafe
 
 import (
@@ -38,15 +41,17 @@ type Resolver interface {
 // Policy says which URLs the server may call.
 type Policy struct {
 	// Hosted is true on the shared AWS deployment, where loopback,
-	// link-local, unspecified and cloud metadata addresses belong to the
-	// platform, not to the user. Locally they are the user's own machine,
-	// where engines commonly run, so they are allowed.
+	// link-local and unspecified addresses belong to the platform, not to
+	// the user. Locally they are the user's own machine, where engines
+	// commonly run, so they are allowed. Metadata addresses are refused in
+	// both modes.
 	Hosted bool
 	// Allow lists exceptions to the hosted refusals: a host name ("gpu.lan"),
 	// a host and port ("gpu.lan:8000", "127.0.0.1:11434", "[::1]:8080"), an
-	// address ("127.0.0.1") or a CIDR ("127.0.0.0/8"). A name entry trusts
-	// whatever the name resolves to; an address entry trusts that address
-	// under any name.
+	// address ("127.0.0.1") or a CIDR ("127.0.0.0/8") no wider than /16
+	// (IPv4) or /48 (IPv6); wider ones are ignored (CheckAllowEntry refuses
+	// them when saved). A name entry trusts whatever the name resolves to;
+	// an address entry trusts that address under any name.
 	Allow []string
 	// Resolver looks hosts up in Check; nil uses net.DefaultResolver.
 	Resolver Resolver
@@ -89,11 +94,18 @@ func (p Policy) Check(ctx context.Context, raw string) (*url.URL, error) {
 			return nil, refuse("host %q is an IPv4 address in a non-standard form", host)
 		}
 	}
-	if !p.Hosted {
-		return u, nil
-	}
 	port := portOf(u)
 	if p.allowsName(host, port) {
+		return u, nil
+	}
+	if !p.Hosted {
+		// Only address literals are checked here; a name is checked at
+		// dial time, which the local mode would otherwise not resolve.
+		if addr, err := netip.ParseAddr(host); err == nil {
+			if kind := p.refusal(addr, port); kind != "" {
+				return nil, refuse("%s is %s", addr, kind)
+			}
+		}
 		return u, nil
 	}
 	if isLocalhostName(host) {
@@ -133,8 +145,8 @@ func (p Policy) Check(ctx context.Context, raw string) (*url.URL, error) {
 }
 
 // DialContext returns a dial function for http.Transport.DialContext that
-// applies the hosted refusals to the address each connection actually goes
-// to, checked in the dialler's Control hook after resolution. The transport
+// applies the refusals to the address each connection actually goes to,
+// checked in the dialler's Control hook after resolution. The transport
 // must not use a proxy (Proxy: nil), or the address checked is the proxy's.
 // base may be nil; its own Control or ControlContext still runs afterwards.
 func (p Policy) DialContext(base *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -142,9 +154,6 @@ func (p Policy) DialContext(base *net.Dialer) func(ctx context.Context, network,
 		base = &net.Dialer{}
 	}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if !p.Hosted {
-			return base.DialContext(ctx, network, addr)
-		}
 		host, port, err := net.SplitHostPort(addr)
 		if err != nil {
 			return nil, fmt.Errorf("%w: dial %q: %v", ErrUnsafeURL, addr, err)
@@ -180,9 +189,9 @@ func (p Policy) DialContext(base *net.Dialer) func(ctx context.Context, network,
 }
 
 // refusal names the class of platform address addr is ("a loopback
-// address"), or "" when hosted mode may call it.
+// address"), or "" when the policy may call it.
 func (p Policy) refusal(addr netip.Addr, port string) string {
-	kind := forbidden(addr)
+	kind := forbidden(addr, p.Hosted)
 	if kind == "" || p.allowsAddr(addr, port) {
 		return ""
 	}
@@ -190,14 +199,14 @@ func (p Policy) refusal(addr netip.Addr, port string) string {
 }
 
 // forbidden names the class of platform-owned address addr is, or "" when
-// it belongs to the user.
-func forbidden(addr netip.Addr) string {
+// it belongs to the user. Locally only metadata addresses are the platform's.
+func forbidden(addr netip.Addr, hosted bool) string {
 	a := addr.WithZone("").Unmap() // ::ffff:127.0.0.1 is 127.0.0.1 on the wire
-	if kind := platformKind(a); kind != "" {
+	if kind := platformKind(a, hosted); kind != "" {
 		return kind
 	}
 	if v4, ok := embeddedV4(a); ok {
-		if kind := platformKind(v4); kind != "" {
+		if kind := platformKind(v4, hosted); kind != "" {
 			return fmt.Sprintf("an IPv6 form of %s, %s", v4, kind)
 		}
 	}
@@ -205,10 +214,12 @@ func forbidden(addr netip.Addr) string {
 }
 
 // platformKind names the class of a platform-owned address, or "".
-func platformKind(a netip.Addr) string {
+func platformKind(a netip.Addr, hosted bool) string {
 	switch {
 	case isMetadata(a):
 		return "a cloud metadata address"
+	case !hosted:
+		return ""
 	case a.IsLoopback():
 		return "a loopback address"
 	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
@@ -285,7 +296,7 @@ func (p Policy) allowsAddr(addr netip.Addr, port string) bool {
 	for _, e := range p.Allow {
 		e = strings.TrimSpace(e)
 		if pre, err := netip.ParsePrefix(e); err == nil {
-			if pre.Contains(addr) || pre.Contains(plain) {
+			if tooWide(pre) == "" && (pre.Contains(addr) || pre.Contains(plain)) {
 				return true
 			}
 			continue
@@ -303,6 +314,41 @@ func (p Policy) allowsAddr(addr netip.Addr, port string) bool {
 		}
 	}
 	return false
+}
+
+// CheckAllowEntry refuses an allow-list entry that is not a host, host:port,
+// address or CIDR, or a CIDR wider than /16 (IPv4) or /48 (IPv6): an entry
+// such as 0.0.0.0/0 would lift every refusal at once.
+func CheckAllowEntry(e string) error {
+	if strings.Contains(e, "/") {
+		pre, err := netip.ParsePrefix(e)
+		if err != nil {
+			return fmt.Errorf("%q is not a CIDR", e)
+		}
+		if why := tooWide(pre); why != "" {
+			return fmt.Errorf("%q %s; name the hosts or a narrower range", e, why)
+		}
+	}
+	return nil
+}
+
+// tooWide says why a prefix covers too much to trust, or "".
+func tooWide(pre netip.Prefix) string {
+	bits := pre.Bits()
+	if pre.Addr().Is4In6() && bits >= 96 {
+		bits -= 96 // ::ffff:a.b.c.d/n covers IPv4 /n-96
+		if bits < 16 {
+			return "covers more than an IPv4 /16"
+		}
+		return ""
+	}
+	switch {
+	case pre.Addr().Is4() && bits < 16:
+		return "covers more than an IPv4 /16"
+	case pre.Addr().Is6() && bits < 48:
+		return "covers more than an IPv6 /48"
+	}
+	return ""
 }
 
 func isAddr(s string) bool {

@@ -201,8 +201,12 @@ func TestAllowListOverridesHostedRefusals(t *testing.T) {
 		{"address covers a name resolving to it", []string{"127.0.0.1"}, "http://rebind.example/", true},
 		{"address covers its mapped form", []string{"127.0.0.1"}, "http://[::ffff:127.0.0.1]/", true},
 		{"address does not cover its neighbour", []string{"127.0.0.1"}, "http://127.0.0.2/", false},
-		{"CIDR", []string{"127.0.0.0/8"}, "http://127.5.5.5/", true},
-		{"CIDR leaves metadata refused", []string{"127.0.0.0/8"}, "http://169.254.169.254/latest/meta-data", false},
+		{"CIDR", []string{"127.5.0.0/16"}, "http://127.5.5.5/", true},
+		{"CIDR leaves metadata refused", []string{"127.5.0.0/16"}, "http://169.254.169.254/latest/meta-data", false},
+		{"a CIDR wider than /16 is ignored", []string{"127.0.0.0/8"}, "http://127.5.5.5/", false},
+		{"0.0.0.0/0 is ignored", []string{"0.0.0.0/0"}, "http://169.254.169.254/", false},
+		{"::/0 is ignored", []string{"::/0"}, "http://[fd00:ec2::254]/", false},
+		{"a mapped ::/96 is ignored", []string{"::ffff:0.0.0.0/96"}, "http://169.254.169.254/", false},
 		{"IPv6 address and port", []string{"[::1]:8080"}, "http://[::1]:8080/", true},
 		{"IPv6 address and other port", []string{"[::1]:8080"}, "http://[::1]:9000/", false},
 		{"address and port", []string{"127.0.0.1:11434"}, "http://rebind.example:11434/", true},
@@ -321,7 +325,7 @@ func TestDialContextAllowsWhatThePolicyAllows(t *testing.T) {
 	}{
 		{"local mode", Policy{}, srv.URL},
 		{"allowed address", Policy{Hosted: true, Allow: []string{"127.0.0.1"}}, srv.URL},
-		{"allowed CIDR", Policy{Hosted: true, Allow: []string{"127.0.0.0/8"}}, srv.URL},
+		{"allowed CIDR", Policy{Hosted: true, Allow: []string{"127.0.0.0/16"}}, srv.URL},
 		{"allowed address and port", Policy{Hosted: true, Allow: []string{"127.0.0.1:" + port}}, srv.URL},
 		{"allowed name", Policy{Hosted: true, Allow: []string{"localhost"}}, "http://localhost:" + port + "/"},
 	}
@@ -430,4 +434,46 @@ func dnsReply(q []byte, addr netip.Addr) []byte {
 		resp = append(resp, a[:]...)
 	}
 	return resp
+}
+
+func TestMetadataIsRefusedLocallyToo(t *testing.T) {
+	for _, raw := range []string{
+		"http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/", "http://169.254.170.2/v2/credentials",
+		"http://100.100.100.200/", "http://[::ffff:169.254.169.254]/", "tcp://169.254.169.254:2375",
+	} {
+		raw = strings.Replace(raw, "tcp://", "http://", 1) // as cards check a Docker host
+		if _, err := (Policy{Resolver: resolver()}).Check(context.Background(), raw); !errors.Is(err, ErrUnsafeURL) || !strings.Contains(err.Error(), "metadata") {
+			t.Errorf("%s: got %v, want a metadata refusal", raw, err)
+		}
+	}
+	// A name is looked up when the connection is made.
+	dial := Policy{}.DialContext(&net.Dialer{Timeout: time.Second})
+	for _, addr := range []string{"169.254.169.254:80", "[fd00:ec2::254]:80", "[::ffff:169.254.169.254]:2375"} {
+		conn, err := dial(context.Background(), "tcp", addr)
+		if conn != nil {
+			conn.Close()
+		}
+		if !errors.Is(err, ErrUnsafeURL) {
+			t.Errorf("local dial to %s: got %v", addr, err)
+		}
+	}
+	if _, err := (Policy{Allow: []string{"169.254.169.254"}}).Check(context.Background(), "http://169.254.169.254/"); err != nil {
+		t.Errorf("the allow list names it, yet: %v", err)
+	}
+	if _, err := (Policy{}).Check(context.Background(), "http://169.254.10.10/"); err != nil {
+		t.Errorf("other link-local addresses stay the user's locally: %v", err)
+	}
+}
+
+func TestCheckAllowEntryRefusesWideRanges(t *testing.T) {
+	for _, e := range []string{"0.0.0.0/0", "10.0.0.0/8", "172.16.0.0/12", "::/0", "2001:db8::/32", "::ffff:0.0.0.0/96", "fd00::/47", "10.0.0.0/33", "x/8"} {
+		if err := CheckAllowEntry(e); err == nil {
+			t.Errorf("%s accepted", e)
+		}
+	}
+	for _, e := range []string{"10.1.0.0/16", "192.168.1.0/24", "fd00:1:2::/48", "::ffff:10.1.0.0/112", "169.254.169.254/32", "gpu.lan", "gpu.lan:8000", "127.0.0.1", "[::1]:8080"} {
+		if err := CheckAllowEntry(e); err != nil {
+			t.Errorf("%s refused: %v", e, err)
+		}
+	}
 }
