@@ -183,3 +183,87 @@ func TestRefineFiguresKeepsEditsAndHandPlacedBoxes(t *testing.T) {
 		t.Errorf("undo of the change before refinement = %d %s, want 409", status, b)
 	}
 }
+
+// createArticle groups regions of page 1 into an article and returns its id.
+func (c *apiClient) createArticle(id string, regions ...string) string {
+	c.t.Helper()
+	refs := make([]magazine.RegionRef, len(regions))
+	for i, r := range regions {
+		refs[i] = magazine.RegionRef{Page: 1, Region: r}
+	}
+	body, err := json.Marshal(map[string]any{"title": "Harbour", "regions": refs})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	status, _, b := c.do(http.MethodPost, "/api/magazine/"+id+"/articles", body)
+	if status != http.StatusCreated {
+		c.t.Fatalf("create article: %d %s", status, b)
+	}
+	return decode[struct{ Article magazine.Article }](c.t, b).Article.ID
+}
+
+// article reads one article of the issue.
+func (c *apiClient) article(id, art string) magazine.Article {
+	c.t.Helper()
+	for _, a := range decode[struct{ Articles []magazine.Article }](c.t, c.get("/api/magazine/"+id+"/articles")).Articles {
+		if a.ID == art {
+			return a
+		}
+	}
+	c.t.Fatalf("no article %s", art)
+	return magazine.Article{}
+}
+
+func regionIDs(refs []magazine.RegionRef) string {
+	ids := make([]string, len(refs))
+	for i, r := range refs {
+		ids[i] = fmt.Sprintf("%d/%s", r.Page, r.Region)
+	}
+	return strings.Join(ids, " ")
+}
+
+// TestCleanupSplitBylineJoinsItsArticle: cleanup on demand splits a run-on
+// byline, and the sentence split off joins the byline's article right
+// after the byline; restoring the layout takes it out again.
+func TestCleanupSplitBylineJoinsItsArticle(t *testing.T) {
+	c := newLocalApp(t)
+	id := ingestSample(t, c)
+	p := c.page(id, 1)
+	head, byline, left := regionByText(t, p, "Harbour Reborn"), regionByText(t, p, "By Ada"), regionByText(t, p, "Left column 1")
+	if byline.Kind != magazine.KindByline {
+		t.Fatalf("the byline was read as %s", byline.Kind)
+	}
+	art := c.createArticle(id, head.ID, byline.ID, left.ID)
+	status, _, b := c.do(http.MethodPatch, fmt.Sprintf("/api/magazine/%s/pages/1/regions/%s", id, byline.ID), []byte(`{"text":"By Ada Lovelace The council voted to rebuild the harbour."}`))
+	if status != http.StatusOK {
+		t.Fatalf("run the byline on: %d %s", status, b)
+	}
+	status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/pages/1/cleanup", nil)
+	if status != http.StatusOK {
+		t.Fatalf("cleanup: %d %s", status, b)
+	}
+	split := ""
+	for _, ch := range decode[struct{ Changes []magazine.Change }](t, b).Changes {
+		if ch.Rule == magazine.RuleBylineSplit && ch.RegionID == byline.ID {
+			split = ch.NewRegionID
+		}
+	}
+	if split == "" {
+		t.Fatalf("cleanup did not split the byline: %s", b)
+	}
+	if got := regionByText(t, c.page(id, 1), "The council voted"); got.ID != split || got.Kind != magazine.KindParagraph {
+		t.Errorf("the split-off sentence is %+v, want paragraph %s", got, split)
+	}
+	want := fmt.Sprintf("1/%s 1/%s 1/%s 1/%s", head.ID, byline.ID, split, left.ID)
+	if got := regionIDs(c.article(id, art).Regions); got != want {
+		t.Errorf("article after cleanup = %s, want %s (the sentence right after the byline)", got, want)
+	}
+	status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/pages/1/cleanup/restore", nil)
+	if status != http.StatusOK {
+		t.Fatalf("restore: %d %s", status, b)
+	}
+	want = fmt.Sprintf("1/%s 1/%s 1/%s", head.ID, byline.ID, left.ID)
+	if got := regionIDs(c.article(id, art).Regions); got != want {
+		t.Errorf("article after restoring the layout = %s, want %s", got, want)
+	}
+}

@@ -53,6 +53,19 @@ type Change struct {
 	NewRegionID string `json:"new_region_id,omitempty"`
 }
 
+// CleanupMembership is how cleanup changed which regions exist: each
+// paragraph split off a run-on byline follows the byline, right after it,
+// in every article that holds the byline.
+func CleanupMembership(changes []Change) Membership {
+	m := Membership{After: map[string]string{}}
+	for _, c := range changes {
+		if c.NewRegionID != "" {
+			m.After[c.NewRegionID] = c.RegionID
+		}
+	}
+	return m
+}
+
 // Cleanup applies the cleanup rules (spec: Cleanup of boxes) and returns the
 // new page and what changed. The input page is not modified.
 //

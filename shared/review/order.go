@@ -33,9 +33,10 @@ func (e *Editor) FixOrder(ctx context.Context, issue string, pages []int) (chang
 }
 
 // Cleanup runs the cleanup rules on demand, keeping a layout backup first.
-func (e *Editor) Cleanup(ctx context.Context, issue string, page int) ([]magazine.Change, Outcome, error) {
+// A paragraph split off a run-on byline joins the byline's article.
+func (e *Editor) Cleanup(ctx context.Context, issue string, page int, ifMatch int64) ([]magazine.Change, Outcome, error) {
 	var changes []magazine.Change
-	out, err := e.Change(ctx, issue, Options{Undoable: true}, func(st *state) error {
+	out, err := e.Change(ctx, issue, e.opts(page, ifMatch, true), func(st *state) error {
 		p, _, err := st.Page(page)
 		if err != nil {
 			return err
@@ -49,17 +50,18 @@ func (e *Editor) Cleanup(ctx context.Context, issue string, page int) ([]magazin
 			next = magazine.ApplyOrder(next)
 		}
 		st.PutPage(next)
-		return nil
+		return st.FollowMembership(page, magazine.CleanupMembership(ch))
 	})
 	return changes, out, err
 }
 
 // RestoreBackup puts back the regions saved before the last on-demand
 // cleanup of the page.
-func (e *Editor) RestoreBackup(ctx context.Context, issue string, page int) (magazine.Page, Outcome, error) {
+func (e *Editor) RestoreBackup(ctx context.Context, issue string, page int, ifMatch int64) (magazine.Page, Outcome, error) {
 	var restored magazine.Page
-	out, err := e.Change(ctx, issue, Options{Undoable: true}, func(st *state) error {
-		if _, _, err := st.Page(page); err != nil {
+	out, err := e.Change(ctx, issue, e.opts(page, ifMatch, true), func(st *state) error {
+		current, _, err := st.Page(page)
+		if err != nil {
 			return err
 		}
 		backup, err := st.Backup(page)
@@ -69,9 +71,17 @@ func (e *Editor) RestoreBackup(ctx context.Context, issue string, page int) (mag
 		if backup.Number == 0 {
 			return fmt.Errorf("page %d has no layout backup (run cleanup first): %w", page, ErrNotFound)
 		}
+		// Regions made since (a paragraph split off a byline) leave the
+		// articles that took them in.
+		var gone []string
+		for _, r := range current.Regions {
+			if _, ok := region(backup, r.ID); !ok {
+				gone = append(gone, r.ID)
+			}
+		}
 		restored = backup
 		st.PutPage(restored)
-		return nil
+		return st.FollowMembership(page, magazine.Membership{Removed: gone})
 	})
 	return restored, out, err
 }

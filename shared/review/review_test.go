@@ -511,10 +511,10 @@ func TestCleanupWithBackup(t *testing.T) {
 
 	// No backup yet: restore is refused and writes nothing.
 	untouched := records(t, e)
-	_, _, err := e.RestoreBackup(ctx, issueID, 1)
+	_, _, err := e.RestoreBackup(ctx, issueID, 1, 0)
 	refused(t, e, untouched, err, ErrNotFound, "restore before any cleanup")
 
-	changes, out, err := e.Cleanup(ctx, issueID, 1)
+	changes, out, err := e.Cleanup(ctx, issueID, 1, 0)
 	if err != nil || out.UndoToken == "" {
 		t.Fatalf("cleanup = %+v, %v", out, err)
 	}
@@ -541,7 +541,7 @@ func TestCleanupWithBackup(t *testing.T) {
 		t.Fatal("cleanup stored the page unchanged")
 	}
 
-	restored, out, err := e.RestoreBackup(ctx, issueID, 1)
+	restored, out, err := e.RestoreBackup(ctx, issueID, 1, 0)
 	if err != nil || out.UndoToken == "" {
 		t.Fatalf("restore = %+v, %v", out, err)
 	}

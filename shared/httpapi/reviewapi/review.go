@@ -348,7 +348,11 @@ func cleanupPage(ed *review.Editor) httpapi.Operation {
 	return httpapi.Op(reviewOp(huma.Operation{OperationID: "cleanup-page", Method: http.MethodPost, Path: "/api/magazine/{doc}/pages/{page}/cleanup",
 		Summary: "Clean up boxes on demand (a layout backup is taken first)"}),
 		func(ctx context.Context, in *PagePath) (*CleanupOut, error) {
-			ch, o, err := ed.Cleanup(ctx, in.Doc, in.Page)
+			v, err := in.version()
+			if err != nil {
+				return nil, err
+			}
+			ch, o, err := ed.Cleanup(ctx, in.Doc, in.Page, v)
 			if err != nil {
 				return nil, err
 			}
@@ -362,7 +366,11 @@ func restorePageBackup(ed *review.Editor) httpapi.Operation {
 	return httpapi.Op(reviewOp(huma.Operation{OperationID: "restore-page-backup", Method: http.MethodPost, Path: "/api/magazine/{doc}/pages/{page}/cleanup/restore",
 		Summary: "Restore the layout saved before the last cleanup on demand"}),
 		func(ctx context.Context, in *PagePath) (*PageOut, error) {
-			p, o, err := ed.RestoreBackup(ctx, in.Doc, in.Page)
+			v, err := in.version()
+			if err != nil {
+				return nil, err
+			}
+			p, o, err := ed.RestoreBackup(ctx, in.Doc, in.Page, v)
 			if err != nil {
 				return nil, err
 			}
