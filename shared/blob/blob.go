@@ -31,6 +31,11 @@ type Store interface {
 	Head(ctx context.Context, key string) (Info, error)
 	// Delete removes the object; deleting a missing key succeeds.
 	Delete(ctx context.Context, key string) error
+	// DeletePrefix removes every object whose key starts with prefix (as
+	// List matches it) and answers how many it removed. The prefix must end
+	// with "/" (a whole folder, so "issues/1/" never takes "issues/10/"),
+	// else ErrInvalidKey. An object written while it runs may survive.
+	DeletePrefix(ctx context.Context, prefix string) (int, error)
 	// List returns every object whose key starts with prefix, ordered by key
 	// (byte order). It fills Key, Size and ModTime but not ContentType: S3
 	// listings don't carry it, so use Head when it matters.

@@ -116,3 +116,13 @@ func ContentType(ct string) (string, error) {
 	}
 	return ct, nil
 }
+
+// CheckFolderPrefix is CheckPrefix for DeletePrefix: a non-empty prefix
+// that ends with "/", so a removal takes one whole folder and never its
+// neighbours or the whole store.
+func CheckFolderPrefix(prefix string) error {
+	if prefix == "" || !strings.HasSuffix(prefix, "/") {
+		return fmt.Errorf("%w: prefix %q must name a folder (end with /)", ErrInvalidKey, prefix)
+	}
+	return CheckPrefix(prefix)
+}

@@ -58,6 +58,7 @@ func Run(t *testing.T, h Harness) {
 		{"delete of a missing key succeeds", deleteMissing},
 		{"list by prefix is ordered and excludes neighbours", listByPrefix},
 		{"list of an unused prefix is empty", listEmpty},
+		{"delete prefix removes one folder and nothing beside it", deletePrefix},
 		{"overwrite replaces bytes and content type", overwriteReplaces},
 		{"a failed put keeps the previous object", failedPutKeepsPrevious},
 		{"a put with a cancelled context stores nothing", cancelledPut},
@@ -228,6 +229,42 @@ func listEmpty(t *testing.T, _ Harness, f Fixture) {
 		if keys := listKeys(t, f.Store, prefix); len(keys) != 0 {
 			t.Errorf("list %q = %q, want none", prefix, keys)
 		}
+	}
+}
+
+func deletePrefix(t *testing.T, _ Harness, f Fixture) {
+	keep := []string{"issues/1.pdf", "issues/10/pages/0001.png", "issues/1-b/x", "uploads/1.pdf"}
+	gone := []string{"issues/1/pages/0001.png", "issues/1/pages/0001.thumb.png", "issues/1/crops/0001/p1.png"}
+	for _, k := range append(append([]string{}, keep...), gone...) {
+		put(t, f.Store, k, []byte(k), "image/png")
+	}
+	n, err := f.Store.DeletePrefix(t.Context(), "issues/1/")
+	if err != nil || n != len(gone) {
+		t.Fatalf("delete prefix = %d, %v; want %d", n, err, len(gone))
+	}
+	if keys := listKeys(t, f.Store, ""); !slices.Equal(keys, []string{"issues/1-b/x", "issues/1.pdf", "issues/10/pages/0001.png", "uploads/1.pdf"}) {
+		t.Errorf("left %q", keys)
+	}
+	if n, err := f.Store.DeletePrefix(t.Context(), "issues/1/"); err != nil || n != 0 {
+		t.Errorf("delete prefix again = %d, %v; want 0, nil", n, err)
+	}
+	for _, bad := range []string{"", "issues/1", "../x/", "/abs/"} {
+		if _, err := f.Store.DeletePrefix(t.Context(), bad); !errors.Is(err, blob.ErrInvalidKey) {
+			t.Errorf("delete prefix %q = %v, want ErrInvalidKey", bad, err)
+		}
+	}
+	if keys := listKeys(t, f.Store, ""); len(keys) != len(keep) {
+		t.Errorf("a refused prefix deleted something: %q", keys)
+	}
+	// More objects than one listing page of a small-paged store.
+	for i := range 25 {
+		put(t, f.Store, fmt.Sprintf("many/%02d", i), []byte("x"), "text/plain")
+	}
+	if n, err := f.Store.DeletePrefix(t.Context(), "many/"); err != nil || n != 25 {
+		t.Errorf("delete 25 = %d, %v", n, err)
+	}
+	if keys := listKeys(t, f.Store, "many/"); len(keys) != 0 {
+		t.Errorf("left %q", keys)
 	}
 }
 

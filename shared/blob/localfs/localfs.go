@@ -110,16 +110,28 @@ func New(dir, baseURL string, secret []byte, clock func() time.Time, opts ...Opt
 func (s *Store) Close() error { return s.root.Close() }
 
 // removeStaleTemps deletes temp files a crashed writer left behind.
-func (s *Store) removeStaleTemps() {
+func (s *Store) removeStaleTemps() { _, _ = s.removeTemps(staleTemp) }
+
+// SweepTemps deletes every temp file, whatever its age, and answers how
+// many. Only a process that alone writes to the folder may call it (the
+// local server at start, holding the data folder's lock): any other
+// writer's upload in progress would be cut.
+func (s *Store) SweepTemps() (int, error) { return s.removeTemps(0) }
+
+func (s *Store) removeTemps(olderThan time.Duration) (int, error) {
 	entries, err := fs.ReadDir(s.root.FS(), tmpDir)
 	if err != nil {
-		return
+		return 0, fmt.Errorf("localfs: read temp folder: %w", err)
 	}
+	n := 0
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleTemp {
-			_ = s.root.Remove(path.Join(tmpDir, e.Name()))
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) >= olderThan {
+			if s.root.Remove(path.Join(tmpDir, e.Name())) == nil {
+				n++
+			}
 		}
 	}
+	return n, nil
 }
 
 // checkKey applies the port's key rules, then the platform's idea of a local
@@ -358,6 +370,23 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	s.prune(objectsDir, key)
 	s.prune(metaDir, key)
 	return nil
+}
+
+// DeletePrefix deletes every object List finds under the folder prefix.
+func (s *Store) DeletePrefix(ctx context.Context, prefix string) (int, error) {
+	if err := blob.CheckFolderPrefix(prefix); err != nil {
+		return 0, err
+	}
+	infos, err := s.List(ctx, prefix)
+	if err != nil {
+		return 0, err
+	}
+	for i, in := range infos {
+		if err := s.Delete(ctx, in.Key); err != nil {
+			return i, err
+		}
+	}
+	return len(infos), nil
 }
 
 // prune removes the key's parent folders while they are empty. Remove of a

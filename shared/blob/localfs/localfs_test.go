@@ -242,6 +242,31 @@ func TestNewRemovesOnlyStaleTempFiles(t *testing.T) {
 	}
 }
 
+func TestSweepTempsRemovesEveryTempFile(t *testing.T) {
+	dir := t.TempDir()
+	s, err := localfs.New(dir, "http://127.0.0.1:1", testSecret, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Put(t.Context(), "uploads/a.pdf", strings.NewReader("%PDF-"), "application/pdf"); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "tmp", "cut-short-upload")
+	if err := os.WriteFile(fresh, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.SweepTemps(); err != nil || n != 1 {
+		t.Fatalf("sweep = %d, %v; want 1", n, err)
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("temp file survived the sweep: %v", err)
+	}
+	if _, err := s.Head(t.Context(), "uploads/a.pdf"); err != nil {
+		t.Errorf("the sweep touched an object: %v", err)
+	}
+}
+
 func TestNewRefusesAShortSecret(t *testing.T) {
 	if _, err := localfs.New(t.TempDir(), "http://x", []byte("short"), time.Now); err == nil {
 		t.Error("New accepted a 5-byte signing secret")

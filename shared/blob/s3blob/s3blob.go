@@ -193,6 +193,50 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
+// maxDeleteBatch is how many keys one DeleteObjects call may name.
+const maxDeleteBatch = 1000
+
+// DeletePrefix lists the folder and removes its objects a batch at a time
+// (one DeleteObjects call per listing page of up to 1000 keys).
+func (s *Store) DeletePrefix(ctx context.Context, prefix string) (int, error) {
+	if err := blob.CheckFolderPrefix(prefix); err != nil {
+		return 0, err
+	}
+	pages := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{
+		Bucket:  &s.bucket,
+		Prefix:  &prefix,
+		MaxKeys: aws.Int32(min(s.pageSize, maxDeleteBatch)),
+	})
+	n := 0
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return n, fmt.Errorf("delete %q: list: %w", prefix, err)
+		}
+		if len(page.Contents) == 0 {
+			continue
+		}
+		ids := make([]types.ObjectIdentifier, 0, len(page.Contents))
+		for _, o := range page.Contents {
+			ids = append(ids, types.ObjectIdentifier{Key: o.Key})
+		}
+		out, err := s.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{
+			Bucket: &s.bucket,
+			Delete: &types.Delete{Objects: ids, Quiet: aws.Bool(true)},
+		})
+		if err != nil {
+			return n, fmt.Errorf("delete %q: %w", prefix, err)
+		}
+		// Quiet mode lists only the keys that failed.
+		if len(out.Errors) > 0 {
+			e := out.Errors[0]
+			return n + len(ids) - len(out.Errors), fmt.Errorf("delete %q: %d objects not deleted, first %s: %s", prefix, len(out.Errors), aws.ToString(e.Key), aws.ToString(e.Message))
+		}
+		n += len(ids)
+	}
+	return n, nil
+}
+
 // List pages through every match; S3 returns keys in byte order already.
 func (s *Store) List(ctx context.Context, prefix string) ([]blob.Info, error) {
 	if err := blob.CheckPrefix(prefix); err != nil {

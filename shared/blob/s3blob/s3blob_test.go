@@ -143,6 +143,27 @@ func TestListPagesThroughEveryResult(t *testing.T) {
 	}
 }
 
+func TestDeletePrefixPagesThroughEveryResult(t *testing.T) {
+	client := testClient(t)
+	s := New(client, newBucket(t, client))
+	s.pageSize = 2 // one DeleteObjects call per listing page
+	for i := range 7 {
+		if err := s.Put(t.Context(), fmt.Sprintf("pages/%02d.png", i), strings.NewReader("png"), "image/png"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Put(t.Context(), "pagesX", strings.NewReader("neighbour"), ""); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.DeletePrefix(t.Context(), "pages/"); err != nil || n != 7 {
+		t.Fatalf("delete prefix = %d, %v; want 7", n, err)
+	}
+	infos, err := s.List(t.Context(), "")
+	if err != nil || len(infos) != 1 || infos[0].Key != "pagesX" {
+		t.Errorf("left %+v, %v; want only the neighbour", infos, err)
+	}
+}
+
 // Around the part size: one PutObject below it, a multipart upload at and
 // above it, and no unfinished upload left behind either way.
 func TestPutAroundThePartSize(t *testing.T) {
