@@ -20,22 +20,35 @@ export type Recognized = Schemas['RecognizeOutBody'];
 
 const regionPath = '/api/magazine/{doc}/pages/{page}/regions/{block_id}';
 const regionParams = (doc: string, page: number, id: string) => ({ doc, page, block_id: id });
+const pagePath = '/api/magazine/{doc}/pages/{page}';
 
+// Every page-scoped edit carries the version of the page shown as If-Match:
+// an edit of a page that changed since (or of a page the user is not looking
+// at) answers 409 instead of landing.
 export const reviewApi = {
-  patch: (doc: string, page: number, id: string, body: RegionPatch) => call('patch', regionPath, regionParams(doc, page, id), body),
-  remove: (doc: string, page: number, id: string) => call('delete', regionPath, regionParams(doc, page, id)),
-  split: (doc: string, page: number, id: string, offset: number) =>
-    call('post', `${regionPath}/split`, regionParams(doc, page, id), { offset }),
-  mergeNext: (doc: string, page: number, id: string) => call('post', `${regionPath}/merge-next`, regionParams(doc, page, id)),
-  add: (doc: string, page: number, bbox: BBox, kind: RegionKind) =>
-    call('post', '/api/magazine/{doc}/pages/{page}/regions', { doc, page }, { bbox, kind }),
-  bulk: (doc: string, page: number, ids: string[], action: BulkAction, kind?: RegionKind) =>
-    call('post', '/api/magazine/{doc}/pages/{page}/regions/bulk', { doc, page }, { ids, action, kind }),
-  setOrder: (doc: string, page: number, ids: string[]) => call('put', '/api/magazine/{doc}/pages/{page}/order', { doc, page }, { ids }),
-  autoOrder: (doc: string, page: number) => call('delete', '/api/magazine/{doc}/pages/{page}/order', { doc, page }),
+  patch: (doc: string, page: number, version: number, id: string, body: RegionPatch) =>
+    callIfMatch(version, 'patch', regionPath, regionParams(doc, page, id), body),
+  remove: (doc: string, page: number, version: number, id: string) => callIfMatch(version, 'delete', regionPath, regionParams(doc, page, id)),
+  split: (doc: string, page: number, version: number, id: string, offset: number) =>
+    callIfMatch(version, 'post', `${regionPath}/split`, regionParams(doc, page, id), { offset }),
+  mergeNext: (doc: string, page: number, version: number, id: string) =>
+    callIfMatch(version, 'post', `${regionPath}/merge-next`, regionParams(doc, page, id)),
+  add: (doc: string, page: number, version: number, bbox: BBox, kind: RegionKind) =>
+    callIfMatch(version, 'post', `${pagePath}/regions`, { doc, page }, { bbox, kind }),
+  bulk: (doc: string, page: number, version: number, ids: string[], action: BulkAction, kind?: RegionKind) =>
+    callIfMatch(version, 'post', `${pagePath}/regions/bulk`, { doc, page }, { ids, action, kind }),
+  setOrder: (doc: string, page: number, version: number, ids: string[]) => callIfMatch(version, 'put', `${pagePath}/order`, { doc, page }, { ids }),
+  autoOrder: (doc: string, page: number, version: number) => callIfMatch(version, 'delete', `${pagePath}/order`, { doc, page }),
+  /** Cleans up the page's boxes; the server keeps a layout backup first. */
+  cleanup: (doc: string, page: number, version: number) => callIfMatch(version, 'post', `${pagePath}/cleanup`, { doc, page }),
+  /** Puts back the layout saved before the last cleanup. */
+  restore: (doc: string, page: number, version: number) => callIfMatch(version, 'post', `${pagePath}/cleanup/restore`, { doc, page }),
   /** Reads the page (or one region) again with one engine; version is the page version shown. */
   recognize: (doc: string, page: number, version: number, engine: RecognizeEngine, regionId = '') =>
-    callIfMatch(version, 'post', '/api/magazine/{doc}/pages/{page}/recognize', { doc, page }, recognizeBody(engine, regionId)),
+    callIfMatch(version, 'post', `${pagePath}/recognize`, { doc, page }, recognizeBody(engine, regionId)),
+  /** Re-reads the reading order of the pages listed (hand-ordered pages are left alone). */
+  fixOrder: (doc: string, pages: number[]) => call('post', '/api/magazine/{doc}/fix-order', { doc }, { pages }),
+  refineFigures: (doc: string) => call('post', '/api/magazine/{id}/figures/refine', { id: doc }),
   undo: (doc: string, token: string) => call('post', '/api/magazine/{doc}/undo', { doc }, { token }),
   articles: (doc: string) => call('get', '/api/magazine/{doc}/articles', { doc }).then((r) => r.articles ?? []),
   createArticle: (doc: string, title: string, regions: RegionRef[]) =>
@@ -114,6 +127,9 @@ export const SHORTCUTS: { key: string; action: string }[] = [
   { key: 't', action: 'make the selection a paragraph' },
   { key: 'o', action: 'reading-order mode on/off' },
   { key: 'Escape', action: 'clear the selection' },
+  { key: '+ / - / 0', action: 'zoom in, out, back to fit' },
+  { key: 'Space + drag, middle button', action: 'pan the zoomed page' },
+  { key: 'Ctrl + wheel, pinch', action: 'zoom at the pointer' },
 ];
 
 /** Which action a key press outside text fields asks for, if any. */
@@ -135,6 +151,13 @@ export function shortcut(e: { key: string; ctrlKey?: boolean; metaKey?: boolean;
       return 'order-mode';
     case 'Escape':
       return 'clear';
+    case '+':
+    case '=':
+      return 'zoom-in';
+    case '-':
+      return 'zoom-out';
+    case '0':
+      return 'zoom-fit';
   }
   return '';
 }
@@ -184,9 +207,117 @@ export function recognizeBody(engine: RecognizeEngine, regionId = ''): Recognize
 }
 
 /** What the review page says once a page or region was read again. */
-export function recognizedNote(o: Recognized): string {
+export function recognizedNote(o: Recognized, regionLabel = ''): string {
   const by = engineLabel(o.engine);
-  if (o.region) return `Region ${o.region.id} read again with ${by}.`;
+  if (o.region) return `${regionLabel ? capitalise(regionLabel) : `Region ${o.region.id}`} read again with ${by}.`;
   const n = o.page?.regions?.length ?? 0;
   return `Page read again with ${by}: ${n} region${n === 1 ? '' : 's'}.`;
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Each region's name as the page shows it: its kind and its place among the
+ *  regions of that kind in reading order ("paragraph 3"), never its id. */
+export function regionLabels(inOrder: Region[]): Map<string, string> {
+  const seen = new Map<string, number>();
+  const out = new Map<string, string>();
+  for (const r of inOrder) {
+    const n = (seen.get(r.kind) ?? 0) + 1;
+    seen.set(r.kind, n);
+    out.set(r.id, `${r.kind} ${n}`);
+  }
+  return out;
+}
+
+/** An article member as a reader finds it: "paragraph 3 on p. 4"; a region
+ *  that is gone (or a page not loaded) still says which page it was on. */
+export function memberLabel(ref: RegionRef, labels: Map<number, Map<string, string>>): string {
+  const page = labels.get(ref.page);
+  if (!page) return `a region on p. ${ref.page}`;
+  return `${page.get(ref.region) ?? 'a removed region'} on p. ${ref.page}`;
+}
+
+/** Whether an approved article was changed since (the server says so once it
+ *  reports it; until then nothing is claimed). */
+export function changedSinceApproval(a: Article): boolean {
+  const x = a as Article & { changed_since_approval?: boolean };
+  return !!x.changed_since_approval;
+}
+
+/** Where focus goes once a saved field's page is redrawn. Focus returns to the
+ *  saved field only if the redraw dropped it (nothing focused) and the user did
+ *  nothing since: a click or Tab elsewhere is where the user wants to be. */
+export function refocusSaved(active: string, saved: string, interacted: boolean): boolean {
+  return active === '' && !interacted && saved !== '';
+}
+
+/** Text drafts after a reload: a draft the user changed and has not saved yet
+ *  stays (a reload never eats typing); others take the server's text. Ids in
+ *  discard take the server's text even if changed (an edit the server refused). */
+export function mergeDrafts(
+  shownText: Record<string, string>,
+  drafts: Record<string, string>,
+  next: Region[],
+  discard: string[] = [],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of next) {
+    const d = drafts[r.id];
+    const dirty = d !== undefined && d !== (shownText[r.id] ?? '') && !discard.includes(r.id);
+    out[r.id] = dirty ? d : (r.text ?? '');
+  }
+  return out;
+}
+
+/** A page-scoped edit refused because the page changed since it was shown. */
+export const CONFLICT_NOTE = 'This page changed elsewhere; it has been reloaded — your change was not applied.';
+
+/** What an on-demand cleanup did, in a sentence. */
+export function cleanupNote(changes: { region_id: string; from: string; to: string; rule: string; new_region_id?: string }[], labels: Map<string, string>): string {
+  if (!changes.length) return 'Clean up: nothing to change; a layout backup was kept.';
+  const parts = changes.slice(0, 4).map((c) => {
+    const what = labels.get(c.new_region_id ?? '') ?? labels.get(c.region_id) ?? `a ${c.from}`;
+    return c.from === c.to ? `${what} (${c.rule})` : `${what}: ${c.from} → ${c.to} (${c.rule})`;
+  });
+  const more = changes.length > 4 ? `, and ${changes.length - 4} more` : '';
+  return `Cleaned up ${changes.length} box${changes.length === 1 ? '' : 'es'}: ${parts.join('; ')}${more}. Restore layout backup undoes it.`;
+}
+
+/** What Fix reading order did across the issue. */
+export function fixOrderNote(changed: number[], skipped: number[]): string {
+  const c = changed.length ? `Reading order fixed on ${plural(changed.length, 'page')} (${changed.join(', ')})` : 'Reading order: no page needed fixing';
+  const s = skipped.length ? `; ${plural(skipped.length, 'hand-ordered page')} left alone (${skipped.join(', ')})` : '';
+  return `${c}${s}.`;
+}
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** The zoomed page: scale z (1 = fitted) and the shift (x, y) of its top-left
+ *  corner in the stage, in CSS pixels. */
+export type View = { z: number; x: number; y: number };
+export const FIT: View = { z: 1, x: 0, y: 0 };
+export const MAX_ZOOM = 8;
+
+/** The view zoomed by factor around a stage point (cx, cy), which stays under
+ *  the pointer; the page never leaves a gap inside a stage of w × h. */
+export function zoomAt(v: View, factor: number, cx: number, cy: number, w: number, h: number): View {
+  const z = Math.min(Math.max(v.z * factor, 1), MAX_ZOOM);
+  const k = z / v.z;
+  return clampView({ z, x: cx - (cx - v.x) * k, y: cy - (cy - v.y) * k }, w, h);
+}
+
+/** The view shifted by (dx, dy) pixels, kept on the page. */
+export function panBy(v: View, dx: number, dy: number, w: number, h: number): View {
+  return clampView({ z: v.z, x: v.x + dx, y: v.y + dy }, w, h);
+}
+
+export function clampView(v: View, w: number, h: number): View {
+  const clamp = (a: number, lo: number) => Math.min(0, Math.max(lo, a));
+  return { z: v.z, x: clamp(v.x, w - w * v.z), y: clamp(v.y, h - h * v.z) };
+}
+
+/** Pixels per point that fit a page of pw × ph points in at most w × h pixels. */
+export function fitScale(pw: number, ph: number, w: number, h: number): number {
+  if (pw <= 0 || ph <= 0 || w <= 0) return 0;
+  return h > 0 ? Math.min(w / pw, h / ph) : w / pw;
 }
