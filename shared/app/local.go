@@ -50,6 +50,16 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 	if err != nil {
 		return nil, err
 	}
+	// Engine keys are sealed with a key beside the database, not in it, so
+	// a copy of lectern.db alone reveals none.
+	sealKey, err := loadOrCreateSecret(filepath.Join(cfg.DataDir, "secret.key"))
+	if err != nil {
+		return nil, err
+	}
+	sealer, err := settings.NewAESGCM(sealKey[:32])
+	if err != nil {
+		return nil, err
+	}
 	table, err := bolt.Open(filepath.Join(cfg.DataDir, "lectern.db"))
 	if err != nil {
 		return nil, err
@@ -70,7 +80,12 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 		Blobs:    blobs,
 		Uploads:  blobs,
 		Jobs:     pool,
-		Settings: settings.NewService(table, cfg.Instance),
+		Settings: settings.NewSealedService(table, cfg.Instance, sealer),
+	}
+	if err := deps.Settings.SealStored(ctx); err != nil {
+		table.Close()
+		blobs.Close()
+		return nil, err
 	}
 	// Job kinds are registered before the workers start, so jobs queued by a
 	// previous run find their handlers.
@@ -102,14 +117,19 @@ func (l *Local) Close() error {
 	return errors.Join(l.pool.Stop(ctx), l.blobs.Close(), l.table.Close())
 }
 
-// loadOrCreateSecret keeps the blob URL signing key across restarts, so URLs
-// handed out before a restart stay valid until they expire.
+// loadOrCreateSecret keeps a 32-byte key across restarts (file mode 0600):
+// the blob URL signing key, so URLs handed out before a restart stay valid,
+// and the key that seals engine keys. A damaged file is an error, never
+// replaced: the keys sealed with it would be lost.
 func loadOrCreateSecret(path string) ([]byte, error) {
 	secret, err := os.ReadFile(path)
 	if err == nil && len(secret) >= 32 {
 		return secret, nil
 	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err == nil {
+		return nil, fmt.Errorf("%s holds %d bytes, not 32: restore it, or delete it to make a new one (saved engine keys must then be entered again)", path, len(secret))
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	secret = make([]byte, 32)

@@ -16,11 +16,20 @@ const maxUpdateAttempts = 5
 type Service struct {
 	table    store.Table
 	instance string
+	keys     Sealer // nil: keys are stored as they are
 }
 
-// NewService serves the settings of the named instance.
+// NewService serves the settings of the named instance with keys stored as
+// they are: for a table encrypted at rest by its own service (DynamoDB with
+// KMS in AWS mode).
 func NewService(table store.Table, instance string) *Service {
 	return &Service{table: table, instance: instance}
+}
+
+// NewSealedService serves the settings of the named instance with every key
+// sealed by keys before it is stored (local mode: the table is a plain file).
+func NewSealedService(table store.Table, instance string, keys Sealer) *Service {
+	return &Service{table: table, instance: instance, keys: keys}
 }
 
 func (s *Service) key() (string, string) { return "SETTINGS", "INSTANCE#" + s.instance }
@@ -47,6 +56,9 @@ func (s *Service) load(ctx context.Context) (Settings, int64, error) {
 	if cur.EngineAPIKeys == nil {
 		cur.EngineAPIKeys = map[string]string{}
 	}
+	if s.keys != nil {
+		cur = openKeys(cur, s.keys, s.instance)
+	}
 	return cur, item.Version, nil
 }
 
@@ -71,7 +83,13 @@ func (s *Service) Update(ctx context.Context, u Update) (View, error) {
 			return View{}, err
 		}
 		next := Apply(cur, u)
-		data, err := json.Marshal(next)
+		stored := next
+		if s.keys != nil {
+			if stored, err = sealKeys(next, s.keys, s.instance); err != nil {
+				return View{}, fmt.Errorf("seal keys: %w", err)
+			}
+		}
+		data, err := json.Marshal(stored)
 		if err != nil {
 			return View{}, fmt.Errorf("encode settings: %w", err)
 		}
@@ -89,4 +107,30 @@ func (s *Service) Update(ctx context.Context, u Update) (View, error) {
 		return Show(next), nil
 	}
 	return View{}, ErrConflict
+}
+
+// SealStored seals keys saved before sealing was turned on. It is a no-op
+// without a Sealer or when every key is sealed already.
+func (s *Service) SealStored(ctx context.Context) error {
+	if s.keys == nil {
+		return nil
+	}
+	pk, sk := s.key()
+	item, err := s.table.Get(ctx, pk, sk)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("load settings %s: %w", s.instance, err)
+	}
+	var raw Settings
+	if err := json.Unmarshal(item.Data, &raw); err != nil {
+		return fmt.Errorf("decode settings %s: %w", s.instance, err)
+	}
+	if !hasPlainKeys(raw) {
+		return nil
+	}
+	// An empty update rewrites the record, sealing every key on the way.
+	_, err = s.Update(ctx, Update{})
+	return err
 }
