@@ -28,7 +28,7 @@ func guarded(t *testing.T, a Access) http.Handler {
 	mux := http.NewServeMux()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	New(mux, "0.0.0", log,
-		Op(huma.Operation{OperationID: "put-thing", Method: http.MethodPut, Path: "/api/thing"},
+		Op(huma.Operation{OperationID: "put-thing", Method: http.MethodPut, Path: "/api/thing", MaxBodyBytes: DefaultMaxBody},
 			func(ctx context.Context, in *thing) (*thing, error) { return in, nil }),
 		Op(huma.Operation{OperationID: "poke", Method: http.MethodPost, Path: "/api/poke"},
 			func(ctx context.Context, _ *struct{}) (*struct{}, error) { return nil, nil }),
@@ -197,5 +197,30 @@ func TestAccessCheckRefusesBadOrigins(t *testing.T) {
 	h := Guard(Access{Origins: []string{"*"}}, http.NotFoundHandler())
 	if status, _ := (req{method: "GET", path: "/"}).send(h); status != 500 {
 		t.Fatalf("a bad Access served with %d; it must fail closed", status)
+	}
+}
+
+func TestBodyLimitSaysBothSizes(t *testing.T) {
+	h := guarded(t, Access{})
+	big := `{"name":"` + strings.Repeat("a", 100<<10) + `"}`
+	status, p := req{method: "PUT", path: "/api/thing", body: big, header: jsonType}.send(h)
+	want := "the request body is 102411 bytes (100.01 KiB); PUT /api/thing takes at most 65536 bytes (64 KiB)"
+	if status != 413 || p.Detail != want {
+		t.Fatalf("%d %q\nwant 413 %q", status, p.Detail, want)
+	}
+}
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{
+		100:             "100 bytes",
+		64 << 10:        "65536 bytes (64 KiB)",
+		250 << 20:       "262144000 bytes (250 MiB)",
+		200<<20 + 1:     "209715201 bytes (200 MiB)",
+		3<<30 + 512<<20: "3758096384 bytes (3.5 GiB)",
+		1<<20 - 1:       "1048575 bytes (1024 KiB)",
+	} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

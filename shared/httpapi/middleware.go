@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -28,25 +30,68 @@ func RequireToken(token string, next http.Handler) http.Handler {
 
 func isAPI(path string) bool { return path == "/api" || strings.HasPrefix(path, "/api/") }
 
-// LogRequests logs one line per request: never headers or bodies, which may hold keys.
+// StatusClientClosed is logged (and sent, to no one) when the client went
+// away before it was answered: nginx's 499, not a server fault.
+const StatusClientClosed = 499
+
+// LogRequests logs one line per request: never headers or bodies, which may
+// hold keys. A request whose body broke off (the client closed the
+// connection mid-upload) is answered and logged as 499, whatever status the
+// operation's body parsing chose (huma says 500 "cannot read request body").
 func LogRequests(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		body := &bodyWatch{ReadCloser: r.Body}
+		if r.Body != nil {
+			r.Body = body
+		}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK, body: body}
 		next.ServeHTTP(rec, r)
 		log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
 			"ms", time.Since(start).Milliseconds())
 	})
 }
 
+// bodyWatch remembers whether reading the request body broke off. Running
+// into a body limit or a read timeout is the server's own decision, not a
+// client that left.
+type bodyWatch struct {
+	io.ReadCloser
+	broken bool
+}
+
+func (b *bodyWatch) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	var tooLarge *http.MaxBytesError
+	var netErr net.Error
+	if err != nil && err != io.EOF && !errors.As(err, &tooLarge) && !(errors.As(err, &netErr) && netErr.Timeout()) {
+		b.broken = true
+	}
+	return n, err
+}
+
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
+	status  int
+	body    *bodyWatch
+	swallow bool // the operation's own error answer is replaced
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
+	if code >= 400 && s.body != nil && s.body.broken {
+		s.status, s.swallow = StatusClientClosed, true
+		WriteProblem(s.ResponseWriter, StatusClientClosed, "the request body broke off: the client closed the connection before sending all of it")
+		return
+	}
 	s.status = code
 	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(p []byte) (int, error) {
+	if s.swallow {
+		return len(p), nil
+	}
+	return s.ResponseWriter.Write(p)
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -23,13 +24,19 @@ var statusOf = map[fault.Kind]int{
 
 // Problem maps a service error to the problem document the client sees. It is
 // the only place domain errors meet HTTP status codes: a domain error's text
-// is meant for the user (a refused PDF's reason, an engine's URL and answer,
-// never a key). Errors without a kind are logged and answered 500 without
-// internal detail. Errors huma already made (304, a transport-level 400) pass.
+// is meant for the user (a refused PDF's reason, an engine's URL and status,
+// never a key). A cancelled request is the client leaving (499). Errors
+// without a kind are logged and answered 500 without internal detail. Errors huma already made (304, a transport-level 400) pass.
 func Problem(log *slog.Logger, err error) error {
 	var already huma.StatusError
 	if errors.As(err, &already) {
 		return err
+	}
+	if errors.Is(err, context.Canceled) {
+		// The client left (closed the tab, cancelled the upload): nothing
+		// went wrong here, and no one reads the answer.
+		log.Info("client closed the request", "err", err)
+		return huma.NewError(StatusClientClosed, "the client closed the request before it was answered")
 	}
 	if status, ok := statusOf[fault.KindOf(err)]; ok {
 		return huma.NewError(status, err.Error())

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -37,6 +38,8 @@ func TestProblemMapsEveryKindOnce(t *testing.T) {
 		{"an oversized PDF is 413", &pdf.InvalidInputError{Reason: pdf.ReasonTooLarge, Detail: "x"}, 413},
 		{"an engine failure is 502", fault.New(fault.Upstream, "engine call failed"), 502},
 		{"a huma error passes as it is", huma.Error400BadRequest("bad header"), 400},
+		{"a client that left is 499, not 500", fmt.Errorf("store blob: %w", context.Canceled), 499},
+		{"a client that left during an engine call is not a 502", fmt.Errorf("%w: %w", fault.New(fault.Upstream, "engine call failed"), context.Canceled), 499},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var status huma.StatusError
@@ -67,5 +70,13 @@ func TestEveryKindHasAStatus(t *testing.T) {
 		if _, ok := statusOf[k]; !ok {
 			t.Errorf("kind %v has no status", k)
 		}
+	}
+}
+
+func TestProblemLogsACancelledRequestAsNoError(t *testing.T) {
+	var logged bytes.Buffer
+	Problem(slog.New(slog.NewTextHandler(&logged, nil)), fmt.Errorf("upload: %w", context.Canceled))
+	if strings.Contains(logged.String(), "internal error") || strings.Contains(logged.String(), "level=ERROR") {
+		t.Fatalf("a client that left is logged as a fault: %s", logged.String())
 	}
 }
