@@ -102,6 +102,24 @@ func (e Espeak) Voices(ctx context.Context) ([]string, error) {
 	return parseVoices(stdout)
 }
 
+// EspeakVoice is one row of `espeak-ng --voices`.
+type EspeakVoice struct {
+	Language string // the name Speak takes: "en-us"
+	Gender   string // "M", "F" or "" when espeak-ng gives none
+	Name     string // "English (America)", underscores as spaces
+	File     string // "gmw/en-US"
+}
+
+// VoiceTable lists espeak-ng's voices with what it says of each, in its
+// own order.
+func (e Espeak) VoiceTable(ctx context.Context) ([]EspeakVoice, error) {
+	stdout, _, err := e.run(ctx, nil, "--voices")
+	if err != nil {
+		return nil, err
+	}
+	return parseVoiceTable(stdout)
+}
+
 // run starts the command with args, bounded by the timeout, and returns its
 // standard output and trimmed standard error.
 func (e Espeak) run(ctx context.Context, stdin *strings.Reader, args ...string) ([]byte, string, error) {
@@ -137,11 +155,10 @@ func (e Espeak) run(ctx context.Context, stdin *strings.Reader, args ...string) 
 	return stdout.Bytes(), strings.TrimSpace(stderr.String()), nil
 }
 
-// parseVoices reads `espeak-ng --voices`: a header line, then one voice a
-// line whose second column is the language name (" 2  en-us  --/M
-// English_(America)  gmw/en-US  (en 3)").
-func parseVoices(out []byte) ([]string, error) {
-	var voices []string
+// parseVoiceTable reads `espeak-ng --voices`: a header line, then one voice
+// a line (" 2  en-us  --/M  English_(America)  gmw/en-US  (en 3)").
+func parseVoiceTable(out []byte) ([]EspeakVoice, error) {
+	var voices []EspeakVoice
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	header := true
 	for sc.Scan() {
@@ -159,10 +176,35 @@ func parseVoices(out []byte) ([]string, error) {
 		if _, err := strconv.Atoi(f[0]); err != nil {
 			continue // not a voice row
 		}
-		voices = append(voices, f[1])
+		v := EspeakVoice{Language: f[1]}
+		if len(f) > 2 {
+			if _, g, ok := strings.Cut(f[2], "/"); ok && (g == "M" || g == "F") {
+				v.Gender = g
+			}
+		}
+		if len(f) > 3 {
+			v.Name = strings.ReplaceAll(f[3], "_", " ")
+		}
+		if len(f) > 4 {
+			v.File = f[4]
+		}
+		voices = append(voices, v)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("espeak-ng: read --voices: %w", err)
+	}
+	return voices, nil
+}
+
+// parseVoices is parseVoiceTable's language names, sorted and unique.
+func parseVoices(out []byte) ([]string, error) {
+	table, err := parseVoiceTable(out)
+	if err != nil {
+		return nil, err
+	}
+	var voices []string
+	for _, v := range table {
+		voices = append(voices, v.Language)
 	}
 	slices.Sort(voices)
 	return slices.Compact(voices), nil

@@ -1,0 +1,323 @@
+package voices
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/engines/speech"
+)
+
+// Engines is what the library needs of the engines.
+type Engines interface {
+	// Speaker is the synthesizer of an engine: BuiltinEngine or a TTS card.
+	// A missing or unusable card is an error wrapping ErrNoEngine.
+	Speaker(ctx context.Context, engine string) (speech.Synthesizer, error)
+	// CardVoices lists a TTS card's voices: listed is false when the engine
+	// offers no list and the names are OpenAI's.
+	CardVoices(ctx context.Context, card string) (names []string, listed bool, err error)
+	// EspeakVoices lists espeak-ng's voices.
+	EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error)
+}
+
+// PreviewTTL is how long a preview's URL plays.
+const PreviewTTL = time.Hour
+
+// Service is the voice library: search, edits, imports and previews.
+type Service struct {
+	store   Store
+	blobs   blob.Store
+	engines Engines
+	clock   func() time.Time
+	log     *slog.Logger
+}
+
+// NewService builds the library over its store, the instance's blob store
+// (previews) and its engines.
+func NewService(store Store, blobs blob.Store, engines Engines, clock func() time.Time, log *slog.Logger) *Service {
+	return &Service{store: store, blobs: blobs, engines: engines, clock: clock, log: log}
+}
+
+// Spec is what a user says of a voice they add or edit.
+type Spec struct {
+	Name        string   `json:"name" minLength:"1" maxLength:"100"`
+	Description string   `json:"description,omitempty" maxLength:"1000"`
+	Language    string   `json:"language,omitempty" maxLength:"35" doc:"BCP 47 language tag (en, en-gb)"`
+	Accent      string   `json:"accent,omitempty" maxLength:"50"`
+	Gender      Gender   `json:"gender,omitempty" enum:"female,male,neutral,"`
+	Age         Age      `json:"age,omitempty" enum:"young,middle_aged,old,"`
+	Tags        []string `json:"tags,omitempty" maxItems:"20" doc:"tags of at most 32 characters"`
+	Source      Source   `json:"source,omitempty" enum:"engine,design," doc:"engine (default) or design when adding; kept when editing"`
+	Engine      string   `json:"engine" minLength:"1" maxLength:"64" doc:"engine card name, or espeak-ng"`
+	EngineVoice string   `json:"engine_voice" minLength:"1" maxLength:"200" doc:"the engine's own voice id"`
+	// Version guards an edit: when set it must be the stored version; 0
+	// edits whatever version is stored.
+	Version int64 `json:"version,omitempty" minimum:"0" doc:"the version read; 0 overwrites the latest"`
+}
+
+// Search answers one page of the voices q selects.
+func (s *Service) Search(ctx context.Context, q Query) (Result, error) {
+	q, err := NormalizeQuery(q)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.store.Search(ctx, q)
+}
+
+// Get returns one voice.
+func (s *Service) Get(ctx context.Context, id string) (Voice, error) {
+	if err := CheckID(id); err != nil {
+		return Voice{}, err
+	}
+	return s.store.Get(ctx, id)
+}
+
+// Create adds a voice under a new id.
+func (s *Service) Create(ctx context.Context, spec Spec) (Voice, error) {
+	v, err := s.fromSpec(NewID(), spec)
+	if err != nil {
+		return Voice{}, err
+	}
+	return s.store.Create(ctx, v)
+}
+
+// Put creates the voice id, or edits it (created says which). Source,
+// creation time and consent stay as they were; the preview stays only while
+// the engine, its voice and the language do.
+func (s *Service) Put(ctx context.Context, id string, spec Spec) (v Voice, created bool, err error) {
+	if err := CheckID(id); err != nil {
+		return Voice{}, false, err
+	}
+	old, err := s.store.Get(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		v, err := s.fromSpec(id, spec)
+		if err != nil {
+			return Voice{}, false, err
+		}
+		v, err = s.store.Create(ctx, v)
+		return v, err == nil, err
+	}
+	if err != nil {
+		return Voice{}, false, err
+	}
+	if old.ReadOnly() {
+		return Voice{}, false, fmt.Errorf("%w: %s (%s) comes with %s; add a voice of your own instead", ErrReadOnly, old.Name, id, old.Engine)
+	}
+	if spec.Version != 0 && spec.Version != old.Version {
+		return Voice{}, false, fmt.Errorf("%w: %s is at version %d, not %d", ErrStale, id, old.Version, spec.Version)
+	}
+	if spec.Source != "" && spec.Source != old.Source {
+		return Voice{}, false, fmt.Errorf("%w: source stays %s", ErrInvalid, old.Source)
+	}
+	spec.Source = old.Source
+	next, err := s.fromSpec(id, spec)
+	if err != nil {
+		return Voice{}, false, err
+	}
+	next.Created, next.Consent, next.Version = old.Created, old.Consent, old.Version
+	if PreviewKey(next) == PreviewKey(old) {
+		next.Preview = old.Preview
+	}
+	v, err = s.store.Update(ctx, next)
+	return v, false, err
+}
+
+// fromSpec makes a checked voice record from a user's spec.
+func (s *Service) fromSpec(id string, spec Spec) (Voice, error) {
+	src := spec.Source
+	if src == "" {
+		src = SourceEngine
+	}
+	now := s.clock().UTC()
+	v := Normalize(Voice{
+		ID: id, Name: spec.Name, Description: spec.Description, Language: spec.Language,
+		Accent: spec.Accent, Gender: spec.Gender, Age: spec.Age, Tags: spec.Tags,
+		Source: src, Engine: spec.Engine, EngineVoice: spec.EngineVoice,
+		Created: now, Updated: now,
+	})
+	if v.Source == SourceBuiltin || v.Source == SourceClone {
+		return Voice{}, fmt.Errorf("%w: %s voices are not added by hand (built-in voices come from espeak-ng, clones from the clone call)", ErrInvalid, v.Source)
+	}
+	return v, Validate(v)
+}
+
+// Delete removes a voice; version 0 removes any version.
+func (s *Service) Delete(ctx context.Context, id string, version int64) error {
+	v, err := s.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	if v.ReadOnly() {
+		return fmt.Errorf("%w: %s (%s) comes with %s", ErrReadOnly, v.Name, id, v.Engine)
+	}
+	return s.store.Delete(ctx, id, version)
+}
+
+// Preview is a voice's sample as a client fetches it.
+type Preview struct {
+	VoiceID     string `json:"voice_id"`
+	Key         string `json:"key" doc:"blob key of the sample"`
+	ContentType string `json:"content_type" doc:"audio/wav or audio/mpeg"`
+	URL         string `json:"url" doc:"where to fetch the sample; valid for an hour"`
+	Text        string `json:"text" doc:"what the sample says"`
+	Cached      bool   `json:"cached" doc:"the sample was already made; no engine was called"`
+}
+
+// Preview makes the voice speak its sample sentence, once: the sample is
+// stored under PreviewKey and a later preview, in any process sharing the
+// blob store, serves it without an engine call.
+func (s *Service) Preview(ctx context.Context, id string) (Preview, error) {
+	v, err := s.Get(ctx, id)
+	if err != nil {
+		return Preview{}, err
+	}
+	p := Preview{VoiceID: v.ID, Key: PreviewKey(v), Text: SampleSentence(v.Language)}
+	info, err := s.blobs.Head(ctx, p.Key)
+	switch {
+	case err == nil:
+		p.Cached, p.ContentType = true, info.ContentType
+	case errors.Is(err, blob.ErrNotFound):
+		if p.ContentType, err = s.speak(ctx, v, p); err != nil {
+			return Preview{}, err
+		}
+	default:
+		return Preview{}, err
+	}
+	if p.URL, err = s.blobs.PresignGet(ctx, p.Key, PreviewTTL); err != nil {
+		return Preview{}, err
+	}
+	if v.Preview != p.Key {
+		v.Preview = p.Key
+		// Another writer may have changed the voice meanwhile; the sample
+		// is stored either way and the next preview records it.
+		if _, err := s.store.Update(ctx, v); err != nil && !errors.Is(err, ErrStale) && !errors.Is(err, ErrNotFound) {
+			return Preview{}, err
+		}
+	}
+	return p, nil
+}
+
+// speak makes v's sample and stores it under p.Key.
+func (s *Service) speak(ctx context.Context, v Voice, p Preview) (string, error) {
+	speaker, err := s.engines.Speaker(ctx, v.Engine)
+	if err != nil {
+		return "", err
+	}
+	audio, err := speaker.Speak(ctx, speech.Request{Text: p.Text, Voice: v.EngineVoice, Format: PreviewFormat(v)})
+	if err != nil {
+		return "", engineError(v.Engine, err)
+	}
+	if err := s.blobs.Put(ctx, p.Key, bytes.NewReader(audio.Data), audio.ContentType); err != nil {
+		return "", fmt.Errorf("store preview of %s: %w", v.ID, err)
+	}
+	return audio.ContentType, nil
+}
+
+// engineError files an engine's failure: a refused request is the voice's
+// fault (say, a voice id the engine does not have), anything else the
+// engine's.
+func engineError(engine string, err error) error {
+	if errors.Is(err, speech.ErrInvalid) {
+		return fmt.Errorf("%w: engine %s: %v", ErrNoEngine, engine, err)
+	}
+	return fmt.Errorf("%w: engine %s: %v", ErrEngine, engine, err)
+}
+
+// ImportBuiltin adds espeak-ng's voices that the library lacks; it runs on
+// every start and adds nothing the second time.
+func (s *Service) ImportBuiltin(ctx context.Context) (int, error) {
+	list, err := s.engines.EspeakVoices(ctx)
+	if err != nil {
+		return 0, engineError(BuiltinEngine, err)
+	}
+	now := s.clock().UTC()
+	vs := make([]Voice, 0, len(list))
+	for _, e := range list {
+		v := FromEspeak(e, now)
+		if err := Validate(v); err != nil {
+			s.log.Warn("espeak-ng voice skipped", "voice", e.Language, "err", err)
+			continue
+		}
+		vs = append(vs, v)
+	}
+	return s.store.Import(ctx, vs)
+}
+
+// Refresh is what an engine card's import did.
+type Refresh struct {
+	Engine  string `json:"engine"`
+	Listed  bool   `json:"listed" doc:"the engine listed its voices (GET /v1/audio/voices); false: OpenAI's voice names were assumed"`
+	Voices  int    `json:"voices" doc:"voices the engine has"`
+	Added   int    `json:"added" doc:"voices new to the library"`
+	Removed int    `json:"removed" doc:"voices of this card the engine no longer lists"`
+}
+
+// RefreshEngine imports the voices a TTS card's engine has and removes the
+// card's imported voices it no longer lists (voices users added by hand
+// stay). Voices already in the library keep their edits.
+func (s *Service) RefreshEngine(ctx context.Context, card string) (Refresh, error) {
+	if card == BuiltinEngine {
+		n, err := s.ImportBuiltin(ctx)
+		return Refresh{Engine: card, Listed: true, Added: n}, err
+	}
+	if err := CheckEngine(card); err != nil {
+		return Refresh{}, err
+	}
+	names, listed, err := s.engines.CardVoices(ctx, card)
+	if err != nil {
+		if errors.Is(err, ErrNoEngine) {
+			return Refresh{}, err
+		}
+		return Refresh{}, engineError(card, err)
+	}
+	now := s.clock().UTC()
+	keep := map[string]bool{}
+	var vs []Voice
+	for _, name := range names {
+		v := FromEngine(card, name, now)
+		if Validate(v) != nil {
+			continue
+		}
+		keep[v.ID] = true
+		vs = append(vs, v)
+	}
+	r := Refresh{Engine: card, Listed: listed, Voices: len(vs)}
+	if r.Added, err = s.store.Import(ctx, vs); err != nil {
+		return r, err
+	}
+	gone, err := s.imported(ctx, card)
+	if err != nil {
+		return r, err
+	}
+	for _, v := range gone {
+		if keep[v.ID] || v.ID != EngineVoiceID(card, v.EngineVoice) {
+			continue // still listed, or added by hand
+		}
+		if err := s.store.Delete(ctx, v.ID, v.Version); err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrStale) {
+			return r, err
+		}
+		r.Removed++
+	}
+	return r, nil
+}
+
+// imported lists every engine-sourced voice of a card.
+func (s *Service) imported(ctx context.Context, card string) ([]Voice, error) {
+	var out []Voice
+	q := Query{Engine: card, Source: SourceEngine, Limit: MaxLimit}
+	for {
+		page, err := s.store.Search(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+		if !page.HasMore {
+			return out, nil
+		}
+		q.Offset = *page.NextOffset
+	}
+}

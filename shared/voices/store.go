@@ -1,0 +1,29 @@
+package voices
+
+import "context"
+
+// Store is the voice library's port. Adapters: sqlitevoices (a file several
+// local processes share), tablevoices (the shared DynamoDB voice table, or
+// any store.Table) and httpvoices (another instance's /api/voices). All pass
+// the suite in voicetest.
+type Store interface {
+	// Get returns the voice or an error matching ErrNotFound.
+	Get(ctx context.Context, id string) (Voice, error)
+	// Create adds v with Version 1 and returns it as stored; an id already
+	// taken is ErrExists.
+	Create(ctx context.Context, v Voice) (Voice, error)
+	// Update replaces the voice whose stored version is v.Version and
+	// returns it with the next version; ErrNotFound when it is gone,
+	// ErrStale when another write came first.
+	Update(ctx context.Context, v Voice) (Voice, error)
+	// Delete removes the voice; version 0 removes any version, else it must
+	// match (ErrStale). A missing voice is ErrNotFound.
+	Delete(ctx context.Context, id string, version int64) error
+	// Import creates every voice whose id is absent, leaves the others as
+	// they are, and answers how many it created. Running it twice, or in
+	// two processes at once, creates each voice once.
+	Import(ctx context.Context, vs []Voice) (int, error)
+	// Search answers one page of the voices q selects, in Sort's order, with
+	// the total they number.
+	Search(ctx context.Context, q Query) (Result, error)
+}
