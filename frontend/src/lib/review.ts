@@ -46,8 +46,8 @@ export const reviewApi = {
   /** Reads the page (or one region) again with one engine; version is the page version shown. */
   recognize: (doc: string, page: number, version: number, engine: RecognizeEngine, regionId = '') =>
     callIfMatch(version, 'post', `${pagePath}/recognize`, { doc, page }, recognizeBody(engine, regionId)),
-  /** Re-reads the reading order of the pages listed (hand-ordered pages are left alone). */
-  fixOrder: (doc: string, pages: number[]) => call('post', '/api/magazine/{doc}/fix-order', { doc }, { pages }),
+  /** Re-reads the reading order of every page of the issue (hand-ordered pages are left alone). */
+  fixOrder: (doc: string) => call('post', '/api/magazine/{doc}/fix-order', { doc }, {}),
   refineFigures: (doc: string) => call('post', '/api/magazine/{id}/figures/refine', { id: doc }),
   undo: (doc: string, token: string) => call('post', '/api/magazine/{doc}/undo', { doc }, { token }),
   articles: (doc: string) => call('get', '/api/magazine/{doc}/articles', { doc }).then((r) => r.articles ?? []),
