@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/lectern/lectern/shared/httpapi"
@@ -14,7 +17,9 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/reviewapi"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/shared/store"
 )
 
@@ -265,5 +270,196 @@ func TestCleanupSplitBylineJoinsItsArticle(t *testing.T) {
 	want = fmt.Sprintf("1/%s 1/%s 1/%s", head.ID, byline.ID, left.ID)
 	if got := regionIDs(c.article(id, art).Regions); got != want {
 		t.Errorf("article after restoring the layout = %s, want %s", got, want)
+	}
+}
+
+// countingPictures counts every slow picture operation (reading an area,
+// recognising a page, cutting a crop, deriving figures) the review makes.
+type countingPictures struct {
+	review.Pictures
+	calls atomic.Int32
+}
+
+func (c *countingPictures) Crop(ctx context.Context, p magazine.Page, r magazine.Region, rev int64) (string, error) {
+	c.calls.Add(1)
+	return c.Pictures.Crop(ctx, p, r, rev)
+}
+
+func (c *countingPictures) ReadArea(ctx context.Context, p magazine.Page, b magazine.BBox) (string, error) {
+	c.calls.Add(1)
+	return c.Pictures.ReadArea(ctx, p, b)
+}
+
+func (c *countingPictures) ReadAreaWith(ctx context.Context, p magazine.Page, b magazine.BBox, engine string) (string, error) {
+	c.calls.Add(1)
+	return c.Pictures.ReadAreaWith(ctx, p, b, engine)
+}
+
+func (c *countingPictures) RecognizePage(ctx context.Context, p magazine.Page, engine string) (magazine.Page, error) {
+	c.calls.Add(1)
+	return c.Pictures.RecognizePage(ctx, p, engine)
+}
+
+func (c *countingPictures) RefineBoxes(ctx context.Context, p magazine.Page) ([]magazine.Region, error) {
+	c.calls.Add(1)
+	return c.Pictures.RefineBoxes(ctx, p)
+}
+
+// TestBadEditsAreRefusedBeforeAnyEngineRuns: a box off the page, an empty
+// or negative box, an unknown kind, a description on a text region, a stale
+// page version: each answers at once with a problem document, and no OCR,
+// crop or figure pass runs for it.
+func TestBadEditsAreRefusedBeforeAnyEngineRuns(t *testing.T) {
+	pics := &countingPictures{}
+	c, _ := newLocalAppWith(t, func(l *Local) []httpapi.Operation {
+		pics.Pictures = pipeline.NewSteps(l.Deps).Pages
+		ops := magazineapi.Operations(magazineOf(t, l).Issues)
+		return append(ops, reviewapi.Operations(review.NewEditor(review.New(l.Deps.Table, l.Deps.Clock), pics))...)
+	})
+	id := ingestSample(t, c)
+	p := c.page(id, 1)
+	text, pic := regionByText(t, p, "Left column 1"), picture(t, p)
+	base := "/api/magazine/" + id + "/pages/1"
+	stale := fmt.Sprint(p.Version - 1)
+	cases := []struct {
+		name, method, path, body, ifMatch string
+		status                            int
+	}{
+		{"a text box off the page", http.MethodPost, "/regions", `{"bbox":[500,700,300,300],"kind":"paragraph"}`, "", 422},
+		{"a box of no width", http.MethodPost, "/regions", `{"bbox":[72,72,0,10],"kind":"paragraph"}`, "", 422},
+		{"a box at a negative place", http.MethodPost, "/regions", `{"bbox":[-5,10,50,50],"kind":"paragraph"}`, "", 422},
+		{"a box of negative size", http.MethodPost, "/regions", `{"bbox":[72,72,-40,10],"kind":"paragraph"}`, "", 422},
+		{"a number too big for a box", http.MethodPost, "/regions", `{"bbox":[1e400,10,50,50],"kind":"paragraph"}`, "", 400},
+		{"a picture box off the page", http.MethodPost, "/regions", `{"bbox":[600,10,50,50],"kind":"figure"}`, "", 422},
+		{"an unknown kind", http.MethodPost, "/regions", `{"bbox":[72,72,40,10],"kind":"banana"}`, "", 422},
+		{"a new box on a stale page", http.MethodPost, "/regions", `{"bbox":[72,72,40,10],"kind":"paragraph"}`, stale, 409},
+		{"a re-read of a box off the page", http.MethodPatch, "/regions/" + text.ID, `{"bbox":[72,780,100,50],"reread":true}`, "", 422},
+		{"a re-read with an unknown kind", http.MethodPatch, "/regions/" + text.ID, `{"kind":"banana","reread":true}`, "", 422},
+		{"a re-read with a description on text", http.MethodPatch, "/regions/" + text.ID, `{"description":"A pier.","reread":true}`, "", 422},
+		{"a description on a text region", http.MethodPatch, "/regions/" + text.ID, `{"description":"A pier."}`, "", 422},
+		{"a description on a text region made a caption", http.MethodPatch, "/regions/" + text.ID, `{"kind":"caption","description":"A pier."}`, "", 422},
+		{"a picture moved off the page", http.MethodPatch, "/regions/" + pic.ID, `{"bbox":[600,10,50,50]}`, "", 422},
+		{"a re-read on a stale page", http.MethodPatch, "/regions/" + text.ID, `{"reread":true}`, stale, 409},
+		{"a re-read of a picture", http.MethodPost, "/recognize", `{"engine":"tesseract","region_id":"` + pic.ID + `"}`, "", 422},
+		{"a re-read of no region", http.MethodPost, "/recognize", `{"engine":"tesseract","region_id":"nope"}`, "", 404},
+		{"a page read again on a stale page", http.MethodPost, "/recognize", `{"engine":"tesseract"}`, stale, 409},
+		{"a picture re-typed on a stale page", http.MethodPost, "/regions/bulk", `{"ids":["` + text.ID + `"],"action":"set-kind","kind":"figure"}`, stale, 409},
+		{"a re-type to an unknown kind", http.MethodPost, "/regions/bulk", `{"ids":["` + text.ID + `"],"action":"set-kind","kind":"banana"}`, "", 422},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before, calls := c.issueState(id), pics.calls.Load()
+			var header []string
+			if tc.ifMatch != "" {
+				header = []string{"If-Match", tc.ifMatch}
+			}
+			status, _, b := c.do(tc.method, base+tc.path, []byte(tc.body), header...)
+			c.refused(id, before, status, tc.status, b, tc.name)
+			if n := pics.calls.Load() - calls; n != 0 {
+				t.Errorf("%d slow picture operations ran before the refusal", n)
+			}
+		})
+	}
+
+	// The same calls, well formed, do reach the engines (so the count means
+	// something) and a description on a picture is kept.
+	calls := pics.calls.Load()
+	status, _, b := c.do(http.MethodPost, base+"/regions", []byte(`{"bbox":[72,125,200,40],"kind":"paragraph"}`))
+	if status != http.StatusCreated || pics.calls.Load() == calls {
+		t.Errorf("a good box = %d %s after %d picture operations", status, b, pics.calls.Load()-calls)
+	}
+	status, _, b = c.do(http.MethodPatch, base+"/regions/"+pic.ID, []byte(`{"description":"The rebuilt pier at dawn."}`))
+	if status != http.StatusOK || decode[struct{ Region magazine.Region }](t, b).Region.Description != "The rebuilt pier at dawn." {
+		t.Errorf("a description on a picture = %d %s", status, b)
+	}
+}
+
+// TestFixOrderWithoutPagesFixesTheWholeIssue: no body, {} or no pages all
+// mean every page; hand-ordered pages are still left alone.
+func TestFixOrderWithoutPagesFixesTheWholeIssue(t *testing.T) {
+	c, local := newLocalAppWith(t, (*Local).Operations)
+	id := ingestSample(t, c)
+	order := c.page(id, 1).Order
+	status, _, b := c.do(http.MethodPut, "/api/magazine/"+id+"/pages/1/order", fmt.Appendf(nil, `{"ids":[%q]}`, order[len(order)-1]))
+	if status != http.StatusOK {
+		t.Fatalf("hand-order page 1: %d %s", status, b)
+	}
+	for _, body := range []string{"", "{}", `{"pages":null}`} {
+		// Pages 2 and 3 read backwards, as an old ingest might have left them.
+		for n := 2; n <= 3; n++ {
+			rewritePage(t, local.Deps.Table, id, n, func(p *magazine.Page) {
+				p.Order = magazine.ReadingOrder(*p)
+				slices.Reverse(p.Order)
+			})
+		}
+		var raw []byte
+		if body != "" {
+			raw = []byte(body)
+		}
+		status, _, b := c.do(http.MethodPost, "/api/magazine/"+id+"/fix-order", raw)
+		res := decode[struct{ Changed, Skipped []int }](t, b)
+		if status != http.StatusOK || fmt.Sprint(res.Changed) != "[2 3]" || fmt.Sprint(res.Skipped) != "[1]" {
+			t.Errorf("fix-order with body %q = %d %s, want pages 2 and 3 fixed and 1 skipped", body, status, b)
+		}
+	}
+	before := c.issueState(id)
+	status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/fix-order", []byte(`{"pages":[]}`))
+	c.refused(id, before, status, http.StatusUnprocessableEntity, b, "fix-order with an empty page list")
+}
+
+// TestUseAsLLMNeverKeepsThePreviousCardsModel: the model comes from the
+// card, else the engine's first listed model, else it is cleared; the
+// answer says which and why.
+func TestUseAsLLMNeverKeepsThePreviousCardsModel(t *testing.T) {
+	lists := map[string]string{
+		"/named/v1/models": `{"object":"list","data":[{"id":"qwen3-32b"}]}`,
+		"/plain/v1/models": `{"object":"list","data":[{"id":"zeta-8b"},{"id":"alpha-7b"}]}`,
+		"/empty/v1/models": `{"object":"list","data":[]}`,
+	}
+	engine := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		list, ok := lists[r.URL.Path]
+		if !ok {
+			http.Error(w, `{"error":{"message":"down for maintenance"}}`, http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(list))
+	}))
+	defer engine.Close()
+	c := newLocalApp(t)
+	for _, card := range []struct{ name, body string }{
+		{"named", `{"kind":"llm","base_url":"` + engine.URL + `/named/v1","model":"qwen3-32b"}`},
+		{"plain", `{"kind":"llm","base_url":"` + engine.URL + `/plain/v1"}`},
+		{"empty", `{"kind":"llm","base_url":"` + engine.URL + `/empty/v1"}`},
+		{"down", `{"kind":"llm","base_url":"` + engine.URL + `/down/v1"}`},
+	} {
+		if status, _, b := c.do(http.MethodPut, "/api/engines/"+card.name, []byte(card.body)); status != http.StatusOK {
+			t.Fatalf("put card %s: %d %s", card.name, status, b)
+		}
+	}
+	type answer struct {
+		LLMURL      string `json:"llm_url"`
+		LLMModel    string `json:"llm_model"`
+		ModelChoice struct {
+			Model, Source, Reason string
+		} `json:"model_choice"`
+	}
+	for _, step := range []struct{ card, model, source, reason string }{
+		{"named", "qwen3-32b", "card", "names the model"},
+		{"plain", "alpha-7b", "engine", "first of the 2"},
+		{"named", "qwen3-32b", "card", "names the model"},
+		{"empty", "", "none", "lists none"},
+		{"named", "qwen3-32b", "card", "names the model"},
+		{"down", "", "none", "did not list any"},
+	} {
+		status, _, b := c.do(http.MethodPost, "/api/engines/"+step.card+"/use-as-llm", nil)
+		got := decode[answer](t, b)
+		if status != http.StatusOK || got.LLMURL != engine.URL+"/"+step.card+"/v1" || got.LLMModel != step.model ||
+			got.ModelChoice.Model != step.model || got.ModelChoice.Source != step.source || !strings.Contains(got.ModelChoice.Reason, step.reason) {
+			t.Errorf("use %s as LLM = %d %s, want model %q from %s", step.card, status, b, step.model, step.source)
+		}
+		if stored := decode[answer](t, c.get("/api/settings")); stored.LLMModel != step.model {
+			t.Errorf("after using %s the stored llm_model is %q, want %q", step.card, stored.LLMModel, step.model)
+		}
 	}
 }

@@ -438,17 +438,42 @@ func (s *Service) target(ctx context.Context, name string) (Card, settings.Setti
 	return c, cfg, base, nil
 }
 
+// Where the model Use as LLM sets came from.
+const (
+	ModelFromCard   = "card"   // the card names a model
+	ModelFromEngine = "engine" // the first model the engine lists
+	ModelNone       = "none"   // neither: llm_model is cleared
+)
+
+// ModelChoice says which model Use as LLM set, and why.
+type ModelChoice struct {
+	Model  string `json:"model" doc:"the llm_model now set; empty when it was cleared"`
+	Source string `json:"source" enum:"card,engine,none" doc:"card: the card's own model; engine: the card names none, so the first model the engine lists at /v1/models (as Connect shows them); none: neither, so llm_model was cleared"`
+	Reason string `json:"reason" doc:"the choice in words, for the user"`
+}
+
 // UseAsLLM makes the card the LLM: llm_url becomes its URL ending in exactly
-// one /v1, llm_api_key its resolved key, and llm_model its model.
-func (s *Service) UseAsLLM(ctx context.Context, name string) (settings.View, error) {
+// one /v1, llm_api_key its resolved key, and llm_model its model. A card
+// without a model never keeps the previous card's: the engine's first
+// listed model is taken, else llm_model is cleared.
+func (s *Service) UseAsLLM(ctx context.Context, name string) (settings.View, ModelChoice, error) {
 	c, cfg, base, err := s.target(ctx, name)
 	if err != nil {
-		return settings.View{}, err
+		return settings.View{}, ModelChoice{}, err
 	}
 	k := cfg.KeyFor(c.Name)
-	u := settings.Update{LLMURL: &base, LLMAPIKey: &k}
-	if c.Model != "" {
-		u.LLMModel = &c.Model
+	choice := ModelChoice{Model: c.Model, Source: ModelFromCard, Reason: fmt.Sprintf("card %q names the model %q", c.Name, c.Model)}
+	if c.Model == "" {
+		models, err := engines.ListModels(ctx, s.client(s.policy(cfg)), base, k)
+		switch {
+		case err != nil:
+			choice = ModelChoice{Source: ModelNone, Reason: fmt.Sprintf("card %q names no model and its engine did not list any (%v); llm_model was cleared", c.Name, err)}
+		case len(models) == 0:
+			choice = ModelChoice{Source: ModelNone, Reason: fmt.Sprintf("card %q names no model and its engine lists none; llm_model was cleared", c.Name)}
+		default:
+			choice = ModelChoice{Model: models[0], Source: ModelFromEngine, Reason: fmt.Sprintf("card %q names no model; %q is the first of the %d its engine lists", c.Name, models[0], len(models))}
+		}
 	}
-	return s.settings.Update(ctx, u)
+	view, err := s.settings.Update(ctx, settings.Update{LLMURL: &base, LLMAPIKey: &k, LLMModel: &choice.Model})
+	return view, choice, err
 }

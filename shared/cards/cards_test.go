@@ -233,7 +233,7 @@ func TestConnectAndUseAsLLM(t *testing.T) {
 		t.Fatalf("connect with the card's key = %v, %v", models, err)
 	}
 
-	view, err := svc.UseAsLLM(ctx, "gateway")
+	view, _, err := svc.UseAsLLM(ctx, "gateway")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestMetadataAddressesAreRefusedLocally(t *testing.T) {
 		if _, err := svc.Connect(ctx, name); !errors.Is(err, ErrRefusedURL) || !strings.Contains(err.Error(), "metadata") {
 			t.Errorf("connect to %s = %v, want refused", name, err)
 		}
-		if _, err := svc.UseAsLLM(ctx, name); !errors.Is(err, ErrRefusedURL) {
+		if _, _, err := svc.UseAsLLM(ctx, name); !errors.Is(err, ErrRefusedURL) {
 			t.Errorf("use %s as LLM = %v, want refused", name, err)
 		}
 	}

@@ -81,16 +81,20 @@ func (e *Editor) UpdateRegion(ctx context.Context, issue string, page int, id st
 		opts.IfMatch = map[int]int64{page: ifMatch}
 	}
 	// The area is read once, before the change: reading is slow, and the
-	// change itself may be tried again after a concurrent write.
+	// change itself may be tried again after a concurrent write. The patch
+	// is checked first, so a bad one costs no reading.
 	reread := ""
 	if patch.Reread {
-		p, err := e.pageNow(ctx, issue, page)
+		p, err := e.pageAt(ctx, issue, page, ifMatch)
 		if err != nil {
 			return magazine.Region{}, Outcome{}, err
 		}
 		r, ok := region(p, id)
 		if !ok {
 			return magazine.Region{}, Outcome{}, fmt.Errorf("region %s on page %d: %w", id, page, ErrNotFound)
+		}
+		if err := checkPatch(p, r, patch); err != nil {
+			return magazine.Region{}, Outcome{}, err
 		}
 		box := r.BBox
 		if patch.BBox != nil {
@@ -112,6 +116,9 @@ func (e *Editor) UpdateRegion(ctx context.Context, issue string, page int, id st
 		old, ok := region(p, id)
 		if !ok {
 			return fmt.Errorf("region %s on page %d: %w", id, page, ErrNotFound)
+		}
+		if err := checkPatch(p, old, patch); err != nil {
+			return err
 		}
 		var recrop []string
 		if patch.BBox != nil {
@@ -152,6 +159,28 @@ func (e *Editor) UpdateRegion(ctx context.Context, issue string, page int, id st
 		return nil
 	})
 	return result, out, err
+}
+
+// checkPatch refuses a patch that cannot apply to region r of page p: a box
+// that is not a real area of the page, a kind that does not exist, or a
+// description for a region that is not a picture (clearing one is allowed).
+func checkPatch(p magazine.Page, r magazine.Region, patch RegionPatch) error {
+	if patch.BBox != nil {
+		if err := magazine.CheckBox(p, *patch.BBox); err != nil {
+			return err
+		}
+	}
+	kind := r.Kind
+	if patch.Kind != nil {
+		if _, ok := magazine.Info(*patch.Kind); !ok {
+			return fmt.Errorf("kind %q: %w", *patch.Kind, magazine.ErrBadEdit)
+		}
+		kind = *patch.Kind
+	}
+	if patch.Description != nil && strings.TrimSpace(*patch.Description) != "" && !magazine.IsVisual(kind) {
+		return fmt.Errorf("region %s is a %s: only picture regions (image, figure, chart, table, code) carry a description: %w", r.ID, kind, ErrInvalid)
+	}
+	return nil
 }
 
 // DeleteRegions removes regions (one, or a selected set under one undo
@@ -243,11 +272,19 @@ func (e *Editor) MergeNext(ctx context.Context, issue string, page int, id strin
 func (e *Editor) AddRegion(ctx context.Context, issue string, page int, box magazine.BBox, kind magazine.Kind, ifMatch int64) (magazine.Region, Outcome, error) {
 	var added magazine.Region
 	text := ""
-	if info, ok := magazine.Info(kind); ok && !info.Visual {
-		p, err := e.pageNow(ctx, issue, page)
-		if err != nil {
-			return magazine.Region{}, Outcome{}, err
-		}
+	// The box and kind are checked before the slow read of the area.
+	p, err := e.pageAt(ctx, issue, page, ifMatch)
+	if err != nil {
+		return magazine.Region{}, Outcome{}, err
+	}
+	info, ok := magazine.Info(kind)
+	if !ok {
+		return magazine.Region{}, Outcome{}, fmt.Errorf("kind %q: %w", kind, magazine.ErrBadEdit)
+	}
+	if err := magazine.CheckBox(p, box); err != nil {
+		return magazine.Region{}, Outcome{}, err
+	}
+	if !info.Visual {
 		if text, err = e.pics.ReadArea(ctx, p, box); err != nil {
 			return magazine.Region{}, Outcome{}, err
 		}
@@ -300,12 +337,6 @@ func (e *Editor) pageChange(ctx context.Context, issue string, page int, ifMatch
 		return nil
 	})
 	return result, out, err
-}
-
-// pageNow reads a page outside any change.
-func (e *Editor) pageNow(ctx context.Context, issue string, page int) (magazine.Page, error) {
-	p, _, err := newState(e.Service, ctx, issue).Page(page)
-	return p, err
 }
 
 func (e *Editor) opts(page int, ifMatch int64, undoable bool) Options {

@@ -2,34 +2,63 @@ package review
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/lectern/lectern/shared/magazine"
 )
 
-// FixOrder re-reads every page's order from its regions, without OCR;
-// hand-ordered pages are skipped. It returns the pages changed and skipped.
+// fixOrderChunk is how many pages one Fix reading order change takes, so
+// a change stays well inside one transaction's limit.
+const fixOrderChunk = 50
+
+// FixOrder re-reads the pages' order from their regions, without OCR;
+// hand-ordered pages are skipped. No pages means the whole issue (pages the
+// ingest never stored are left out). It returns the pages changed and
+// skipped.
 func (e *Editor) FixOrder(ctx context.Context, issue string, pages []int) (changed, skipped []int, out Outcome, err error) {
-	out, err = e.Change(ctx, issue, Options{}, func(st *state) error {
-		changed, skipped = nil, nil
-		for _, n := range pages {
-			p, _, err := st.Page(n)
-			if err != nil {
-				return err
-			}
-			if p.HandOrdered {
-				skipped = append(skipped, n)
-				continue
-			}
-			next := magazine.ApplyOrder(p)
-			if fmt.Sprint(next.Order) != fmt.Sprint(p.Order) {
-				st.PutPage(next)
-				changed = append(changed, n)
-			}
+	whole := len(pages) == 0
+	if whole {
+		is, err := e.issueNow(ctx, issue)
+		if err != nil {
+			return nil, nil, Outcome{}, err
 		}
-		return nil
-	})
-	return changed, skipped, out, err
+		for n := 1; n <= is.PageCount; n++ {
+			pages = append(pages, n)
+		}
+		out.Revision = is.Revision
+	}
+	for chunk := range slices.Chunk(pages, fixOrderChunk) {
+		var ch, sk []int
+		o, err := e.Change(ctx, issue, Options{}, func(st *state) error {
+			ch, sk = nil, nil
+			for _, n := range chunk {
+				p, _, err := st.Page(n)
+				if whole && errors.Is(err, ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				if p.HandOrdered {
+					sk = append(sk, n)
+					continue
+				}
+				next := magazine.ApplyOrder(p)
+				if fmt.Sprint(next.Order) != fmt.Sprint(p.Order) {
+					st.PutPage(next)
+					ch = append(ch, n)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return changed, skipped, out, err
+		}
+		changed, skipped, out = append(changed, ch...), append(skipped, sk...), o
+	}
+	return changed, skipped, out, nil
 }
 
 // Cleanup runs the cleanup rules on demand, keeping a layout backup first.

@@ -140,7 +140,7 @@ func (e *Editor) pageAt(ctx context.Context, issue string, page int, ifMatch int
 		return magazine.Page{}, err
 	}
 	if ifMatch > 0 && v != ifMatch {
-		return magazine.Page{}, fmt.Errorf("page %d is at version %d, the edit was made on %d: %w", page, v, ifMatch, ErrConflict)
+		return magazine.Page{}, staleError(page, v, ifMatch)
 	}
 	return p, nil
 }

@@ -108,6 +108,9 @@ type state struct {
 	loadedAr bool
 	backups  map[int]*item
 	backData map[int]*magazine.Page
+	// ifMatch is the page versions the client edited: a page read at any
+	// other version refuses the change before any work is done on it.
+	ifMatch map[int]int64
 }
 
 func newState(s *Service, ctx context.Context, issueID string) *state {
@@ -169,6 +172,9 @@ func (st *state) Page(n int) (magazine.Page, int64, error) {
 	if it.version == 0 {
 		return magazine.Page{}, 0, fmt.Errorf("issue %s page %d: %w", st.issueID, n, ErrNotFound)
 	}
+	if v, ok := st.ifMatch[n]; ok && it.version != v {
+		return magazine.Page{}, 0, staleError(n, it.version, v)
+	}
 	var p magazine.Page
 	if err := json.Unmarshal(it.before, &p); err != nil {
 		return magazine.Page{}, 0, err
@@ -176,6 +182,11 @@ func (st *state) Page(n int) (magazine.Page, int64, error) {
 	st.pages[n] = it
 	st.pageData[n] = &p
 	return p, it.version, nil
+}
+
+// staleError says the page changed since the client read it.
+func staleError(n int, stored, edited int64) error {
+	return fmt.Errorf("page %d changed since it was shown (it is at version %d, the edit was made on %d); reload the page: %w", n, stored, edited, ErrConflict)
 }
 
 // PutPage records a page edit.
@@ -294,22 +305,18 @@ func (s *Service) Change(ctx context.Context, issueID string, opts Options, fn f
 			return Outcome{}, err
 		}
 		st.meta = meta
+		st.ifMatch = opts.IfMatch
 		if st.issue.Status == magazine.IssueProcessing || st.issue.Status == magazine.IssueUploading {
 			return Outcome{}, fmt.Errorf("issue %s is still being ingested: %w", issueID, ErrConflict)
 		}
 		if err := fn(st); err != nil {
 			return Outcome{}, err
 		}
-		for n, v := range opts.IfMatch {
-			if it, ok := st.pages[n]; ok && it.version != v {
-				return Outcome{}, fmt.Errorf("page %d is at version %d, the edit was made on %d: %w", n, it.version, v, ErrConflict)
-			}
-		}
 		out, err := s.commit(st, opts.Undoable)
 		var tx *store.TxConditionError
 		if errors.As(err, &tx) {
 			if opts.IfMatch != nil && strings.HasPrefix(tx.Key.SK, "PAGE#") {
-				return Outcome{}, fmt.Errorf("the page changed while this edit was saved: %w", ErrConflict)
+				return Outcome{}, fmt.Errorf("the page changed while this edit was saved; reload the page: %w", ErrConflict)
 			}
 			continue
 		}

@@ -133,7 +133,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make this card the LLM: llm_url (ending in one /v1), llm_api_key and llm_model are copied from it */
+        /** Make this card the LLM: llm_url (ending in one /v1) and llm_api_key are copied from it; llm_model is the card's model, else the first model the engine lists, else cleared (model_choice says which and why) */
         post: operations["use-engine-as-llm"];
         delete?: never;
         options?: never;
@@ -272,7 +272,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Fix reading order: re-read every page's order without OCR, skipping hand-ordered pages */
+        /** Fix reading order: re-read the pages' order without OCR, skipping hand-ordered pages; no page list (no body, {} or no pages) fixes the whole issue */
         post: operations["fix-reading-order"];
         delete?: never;
         options?: never;
@@ -662,6 +662,17 @@ export interface components {
             /** @enum {string} */
             kind?: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
         };
+        CardsModelChoice: {
+            /** @description the llm_model now set; empty when it was cleared */
+            model: string;
+            /** @description the choice in words, for the user */
+            reason: string;
+            /**
+             * @description card: the card's own model; engine: the card names none, so the first model the engine lists at /v1/models (as Connect shows them); none: neither, so llm_model was cleared
+             * @enum {string}
+             */
+            source: "card" | "engine" | "none";
+        };
         CardsSpec: {
             /** @description engine base URL; empty assumes this host's usual port (local mode only) */
             base_url?: string;
@@ -747,8 +758,8 @@ export interface components {
             type?: string;
         };
         "Fix-reading-orderRequest": {
-            /** @description page numbers */
-            pages: number[] | null;
+            /** @description page numbers; without them, every page of the issue */
+            pages?: number[] | null;
         };
         FixOrderOutBody: {
             changed: number[] | null;
@@ -1142,6 +1153,20 @@ export interface components {
         UndoRequest: {
             token: string;
         };
+        UseAsLLMOutputBody: {
+            engine_api_keys: {
+                [key: string]: string;
+            };
+            engine_url_allowlist: string[] | null;
+            instance_name: string;
+            llm_api_key: string;
+            llm_model: string;
+            llm_url: string;
+            model_choice: components["schemas"]["CardsModelChoice"];
+            vision_ocr_fallback_url: string;
+            vision_ocr_model: string;
+            vision_ocr_url: string;
+        };
         VersionBody: {
             /** @description the release version (the VERSION file) */
             version: string;
@@ -1428,7 +1453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SettingsView"];
+                    "application/json": components["schemas"]["UseAsLLMOutputBody"];
                 };
             };
             /** @description Error */
@@ -1786,7 +1811,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["Fix-reading-orderRequest"];
             };
@@ -2652,6 +2677,7 @@ export const pathsApiMagazineDocArticlesArticleTextGetParametersQueryDescription
 export const addRegionRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Add-regionRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const bulkRegionsRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["action"]> = ["delete", "set-kind"];
 export const bulkRegionsRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const cardsModelChoiceSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsModelChoice"]["source"]> = ["card", "engine", "none"];
 export const cardsSpecKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsSpec"]["kind"]> = ["llm", "vision-ocr", "vision-ocr-fallback", "vision", "tts", "image", "other"];
 export const cardsViewKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["kind"]> = ["llm", "vision-ocr", "vision-ocr-fallback", "vision", "tts", "image", "other"];
 export const cardsViewUrl_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["url_source"]> = ["card", "default", "missing"];

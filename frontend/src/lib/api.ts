@@ -33,7 +33,11 @@ export type PathParams<M extends Method, P extends PathWith<M>> =
 
 /** The JSON body an operation takes; undefined when it takes none. */
 export type RequestBody<M extends Method, P extends PathWith<M>> =
-  Operation<M, P> extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
+  Operation<M, P> extends { requestBody?: infer R } ? JSONBody<R> : undefined;
+/** An optional body (fix-order's page list) is B | undefined. */
+type JSONBody<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;
+/** The body argument: none, optional or required. */
+type BodyArg<B> = [B] extends [undefined] ? [] : undefined extends B ? [B?] : [B];
 
 type Success = 200 | 201 | 202 | 204;
 
@@ -103,7 +107,7 @@ export function call<M extends Method, P extends PathWith<M>>(
   method: M,
   path: P,
   params: PathParams<M, P>,
-  ...[body]: RequestBody<M, P> extends undefined ? [] : [RequestBody<M, P>]
+  ...[body]: BodyArg<RequestBody<M, P>>
 ): Promise<Answer<M, P>> {
   return request(method, path, params, body, {});
 }
@@ -115,7 +119,7 @@ export function callIfMatch<M extends Method, P extends PathWith<M>>(
   method: M,
   path: P,
   params: PathParams<M, P>,
-  ...[body]: RequestBody<M, P> extends undefined ? [] : [RequestBody<M, P>]
+  ...[body]: BodyArg<RequestBody<M, P>>
 ): Promise<Answer<M, P>> {
   return request(method, path, params, body, { 'If-Match': String(version) });
 }

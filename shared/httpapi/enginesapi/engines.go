@@ -53,8 +53,14 @@ type ModelsOutput struct {
 	}
 }
 
-// SettingsOutput is the settings after Use as LLM (keys as __configured__).
-type SettingsOutput struct{ Body settings.View }
+// UseAsLLMOutput is the settings after Use as LLM (keys as __configured__)
+// and which model it chose.
+type UseAsLLMOutput struct {
+	Body struct {
+		settings.View
+		ModelChoice cards.ModelChoice `json:"model_choice"`
+	}
+}
 
 // Module is the engine cards feature of this instance.
 func Module(d *platform.Deps) (platform.Module, error) {
@@ -154,9 +160,15 @@ func connect(svc *cards.Service) httpapi.Operation {
 func useAsLLM(svc *cards.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
 		OperationID: "use-engine-as-llm", Method: http.MethodPost, Path: "/api/engines/{name}/use-as-llm",
-		Summary: "Make this card the LLM: llm_url (ending in one /v1), llm_api_key and llm_model are copied from it", Tags: tags,
-	}, func(ctx context.Context, in *NamePath) (*SettingsOutput, error) {
-		view, err := svc.UseAsLLM(ctx, in.Name)
-		return &SettingsOutput{Body: view}, err
+		Summary: "Make this card the LLM: llm_url (ending in one /v1) and llm_api_key are copied from it; llm_model is the card's model, " +
+			"else the first model the engine lists, else cleared (model_choice says which and why)", Tags: tags,
+	}, func(ctx context.Context, in *NamePath) (*UseAsLLMOutput, error) {
+		view, choice, err := svc.UseAsLLM(ctx, in.Name)
+		if err != nil {
+			return nil, err
+		}
+		out := &UseAsLLMOutput{}
+		out.Body.View, out.Body.ModelChoice = view, choice
+		return out, nil
 	})
 }

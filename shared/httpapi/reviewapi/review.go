@@ -327,14 +327,18 @@ func autoPageOrder(ed *review.Editor) httpapi.Operation {
 
 func fixReadingOrder(ed *review.Editor) httpapi.Operation {
 	return httpapi.Op(reviewOp(huma.Operation{OperationID: "fix-reading-order", Method: http.MethodPost, Path: "/api/magazine/{doc}/fix-order",
-		Summary: "Fix reading order: re-read every page's order without OCR, skipping hand-ordered pages"}),
+		Summary: "Fix reading order: re-read the pages' order without OCR, skipping hand-ordered pages; no page list (no body, {} or no pages) fixes the whole issue"}),
 		func(ctx context.Context, in *struct {
 			DocPath
-			Body struct {
-				Pages []int `json:"pages" minItems:"1" maxItems:"500" doc:"page numbers"`
-			}
+			Body *struct {
+				Pages []int `json:"pages,omitempty" minItems:"1" maxItems:"500" doc:"page numbers; without them, every page of the issue"`
+			} `required:"false"`
 		}) (*FixOrderOut, error) {
-			changed, skipped, o, err := ed.FixOrder(ctx, in.Doc, in.Body.Pages)
+			var pages []int
+			if in.Body != nil {
+				pages = in.Body.Pages
+			}
+			changed, skipped, o, err := ed.FixOrder(ctx, in.Doc, pages)
 			if err != nil {
 				return nil, err
 			}
