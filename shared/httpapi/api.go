@@ -9,10 +9,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"mime"
 	"net/http"
 	"path"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -58,7 +60,7 @@ func New(mux *http.ServeMux, version string, log *slog.Logger, ops ...Operation)
 	}
 	cfg.Security = []map[string][]string{{"bearer": {}}}
 	api := humago.New(mux, cfg)
-	api.UseMiddleware(requireJSON(api))
+	api.UseMiddleware(bodyLimit(api), requireJSON(api))
 	registerPlatform(api, version)
 	for _, op := range ops {
 		op(api, log)
@@ -112,6 +114,39 @@ func requireJSON(api huma.API) func(huma.Context, func(huma.Context)) {
 func noBody(ctx huma.Context) bool {
 	n := ctx.Header("Content-Length")
 	return n == "0" || (n == "" && ctx.Header("Transfer-Encoding") == "")
+}
+
+// bodyLimit refuses a body whose declared length is over the operation's
+// limit before reading it, saying both sizes. Uploads are left to their
+// service, which names the file's own size against the PDF limit.
+func bodyLimit(api huma.API) func(huma.Context, func(huma.Context)) {
+	return func(ctx huma.Context, next func(huma.Context)) {
+		op := ctx.Operation()
+		r, _ := humago.Unwrap(ctx)
+		n := r.ContentLength // -1 when unknown (chunked)
+		if op.MaxBodyBytes <= 0 || n <= op.MaxBodyBytes || op.RequestBody == nil || op.RequestBody.Content["multipart/form-data"] != nil {
+			next(ctx)
+			return
+		}
+		_ = huma.WriteErr(api, ctx, http.StatusRequestEntityTooLarge,
+			fmt.Sprintf("the request body is %s; %s %s takes at most %s", Size(n), op.Method, op.Path, Size(op.MaxBodyBytes)))
+	}
+}
+
+// Size writes a byte count for people: exact bytes, and the binary unit it
+// is closest to when that reads better ("65536 bytes (64 KiB)").
+func Size(n int64) string {
+	exact := strconv.FormatInt(n, 10) + " bytes"
+	for _, u := range []struct {
+		name  string
+		shift uint
+	}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+		if n >= 1<<u.shift {
+			v := math.Round(float64(n)/float64(int64(1)<<u.shift)*100) / 100
+			return exact + " (" + strconv.FormatFloat(v, 'f', -1, 64) + " " + u.name + ")"
+		}
+	}
+	return exact
 }
 
 // HealthOutput answers GET /api/health.
