@@ -11,6 +11,7 @@ VENV ?= $(HOME)/.cache/lectern/venv
 CFN_LINT_VERSION := 1.58.0
 SAM_CLI_VERSION := 1.170.0
 ASL_VALIDATOR_VERSION := 4.0.0
+SCHEMATHESIS_VERSION := 4.32.5
 # Debian packages: chromium for the browser tests; tesseract (English, script
 # detection and Simplified Chinese models), espeak-ng and
 # musl-tools for the built-in engines and the static render build;
@@ -52,6 +53,8 @@ test-tools: deps
 	@[ -f $(VENV)/.cfn-lint-$(CFN_LINT_VERSION)-sam-$(SAM_CLI_VERSION) ] || \
 	  { python3 -m venv $(VENV) && $(VENV)/bin/pip install -q cfn-lint==$(CFN_LINT_VERSION) aws-sam-cli==$(SAM_CLI_VERSION) && \
 	    touch $(VENV)/.cfn-lint-$(CFN_LINT_VERSION)-sam-$(SAM_CLI_VERSION); }
+	@[ -f $(VENV)/.schemathesis-$(SCHEMATHESIS_VERSION) ] || \
+	  { $(VENV)/bin/pip install -q schemathesis==$(SCHEMATHESIS_VERSION) && touch $(VENV)/.schemathesis-$(SCHEMATHESIS_VERSION); }
 	@[ -x $(LECTERN_TOOLS)/asl-validator-$(ASL_VALIDATOR_VERSION)/node_modules/.bin/asl-validator ] || \
 	  npm install --no-audit --no-fund --prefix $(LECTERN_TOOLS)/asl-validator-$(ASL_VALIDATOR_VERSION) asl-validator@$(ASL_VALIDATOR_VERSION)
 	bash infra/dynamodb-local.sh install

@@ -63,6 +63,9 @@ section "front end: svelte-check and unit tests (vitest)"
 section "browser end-to-end (playwright-core + /usr/bin/chromium)"
 (cd frontend && LECTERN_BIN="$PWD/../bin/lectern" npm run --silent e2e)
 
+section "API schema testing: schemathesis against a running server with a sample issue (at most 2 min)"
+LECTERN_BIN="$PWD/bin/lectern" VENV="$VENV" bash infra/schemathesis.sh 90
+
 section "infra: cfn-lint template.yaml"
 "$VENV/bin/cfn-lint" template.yaml && echo "cfn-lint: no errors"
 
