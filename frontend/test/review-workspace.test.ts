@@ -45,7 +45,7 @@ describe('labels', () => {
   });
 
   it('shows "changed since approval" only when the server says so', () => {
-    const a = { id: 'a', title: 't', approved: true, issue_id: 'i', regions: [], images: [] } as Article;
+    const a = { id: 'a', title: 't', approved: true, issue_id: 'i', regions: [], images: [], changed_since_approval: false } as Article;
     expect(changedSinceApproval(a)).toBe(false);
     expect(changedSinceApproval({ ...a, changed_since_approval: true } as Article)).toBe(true);
   });

@@ -463,3 +463,82 @@ func TestUseAsLLMNeverKeepsThePreviousCardsModel(t *testing.T) {
 		}
 	}
 }
+
+// approve approves an article with the regions and images it now has.
+func (c *apiClient) approve(id, art string) magazine.Article {
+	c.t.Helper()
+	a := c.article(id, art)
+	body, err := json.Marshal(map[string]any{"regions": a.Regions, "images": a.Images})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	status, _, b := c.do(http.MethodPost, "/api/magazine/"+id+"/articles/"+art+"/approve", body)
+	if status != http.StatusOK {
+		c.t.Fatalf("approve: %d %s", status, b)
+	}
+	got := decode[struct{ Article magazine.Article }](c.t, b).Article
+	if !got.Approved || got.ChangedSinceApproval {
+		c.t.Fatalf("approve answered %s, want approved and not changed", b)
+	}
+	return got
+}
+
+// TestApprovalIsWithdrawnByAnyChangeToTheArticle: each edit of a region an
+// approved article holds, and each edit of the article itself, marks it
+// changed since approval; approving again clears that; an edit elsewhere
+// on the page leaves the approval alone.
+func TestApprovalIsWithdrawnByAnyChangeToTheArticle(t *testing.T) {
+	c := newLocalApp(t)
+	id := ingestSample(t, c)
+	p := c.page(id, 1)
+	var members []string
+	for _, prefix := range []string{"Harbour Reborn", "By Ada", "Left column 1", "Figure 1", "A note 1"} {
+		members = append(members, regionByText(t, p, prefix).ID)
+	}
+	pic := picture(t, p)
+	art := c.createArticle(id, members...)
+	status, _, b := c.do(http.MethodPatch, "/api/magazine/"+id+"/articles/"+art, fmt.Appendf(nil, `{"images":[{"page":1,"region":%q}]}`, pic.ID))
+	if status != http.StatusOK {
+		t.Fatalf("give the article its picture: %d %s", status, b)
+	}
+	region := func(prefix string) string { return regionByText(t, c.page(id, 1), prefix).ID }
+	path := func(format string, args ...any) string {
+		return "/api/magazine/" + id + fmt.Sprintf(format, args...)
+	}
+	for _, tc := range []struct {
+		name, method string
+		path         func() string
+		body         string
+		withdraws    bool
+	}{
+		{"an edit of a region outside the article", http.MethodPatch, func() string { return path("/pages/1/regions/%s", region("Right column 1")) }, `{"text":"Right column, edited."}`, false},
+		{"a text edit", http.MethodPatch, func() string { return path("/pages/1/regions/%s", members[0]) }, `{"text":"Harbour Reborn, edited"}`, true},
+		{"a box move", http.MethodPatch, func() string { return path("/pages/1/regions/%s", members[1]) }, `{"bbox":[70,98,200,14]}`, true},
+		{"a type change", http.MethodPatch, func() string { return path("/pages/1/regions/%s", members[0]) }, `{"kind":"caption"}`, true},
+		{"a description of its picture", http.MethodPatch, func() string { return path("/pages/1/regions/%s", pic.ID) }, `{"description":"The pier at dawn."}`, true},
+		{"a split", http.MethodPost, func() string { return path("/pages/1/regions/%s/split", members[2]) }, `{"offset":10}`, true},
+		{"a delete", http.MethodDelete, func() string { return path("/pages/1/regions/%s", members[4]) }, ``, true},
+		{"a merge", http.MethodPost, func() string { return path("/pages/1/regions/%s/merge-next", members[3]) }, ``, true},
+		{"a region taken out of the article", http.MethodPatch, func() string { return path("/articles/%s", art) }, fmt.Sprintf(`{"regions":[{"page":1,"region":%q}]}`, members[0]), true},
+		{"a rename", http.MethodPatch, func() string { return path("/articles/%s", art) }, `{"title":"Harbour Reborn (2)"}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c.approve(id, art)
+			var body []byte
+			if tc.body != "" {
+				body = []byte(tc.body)
+			}
+			status, _, b := c.do(tc.method, tc.path(), body)
+			if status != http.StatusOK {
+				t.Fatalf("%s: %d %s", tc.name, status, b)
+			}
+			a := c.article(id, art)
+			if tc.withdraws && (a.Approved || !a.ChangedSinceApproval) {
+				t.Errorf("after %s the article is approved=%v changed_since_approval=%v, want the approval withdrawn", tc.name, a.Approved, a.ChangedSinceApproval)
+			}
+			if !tc.withdraws && (!a.Approved || a.ChangedSinceApproval) {
+				t.Errorf("after %s the article is approved=%v changed_since_approval=%v, want it still approved", tc.name, a.Approved, a.ChangedSinceApproval)
+			}
+		})
+	}
+}

@@ -26,14 +26,19 @@ type RegionRef struct {
 }
 
 // Article is a group of regions read as one piece, in order, with the
-// pictures that go with it.
+// pictures that go with it. Its approval state is one of: draft (neither
+// flag), approved (Approved), or changed since approval
+// (ChangedSinceApproval): approved once, then changed.
 type Article struct {
 	ID       string      `json:"id"`
 	IssueID  string      `json:"issue_id"`
 	Title    string      `json:"title"`
 	Regions  []RegionRef `json:"regions"`
 	Images   []RegionRef `json:"images"`
-	Approved bool        `json:"approved"`
+	Approved bool        `json:"approved" doc:"approved, and nothing in the article changed since (its title, region or image list, or any of its regions' text, box, kind or description)"`
+	// ChangedSinceApproval keeps a withdrawn approval visible: the article
+	// needs a new look, not a first one.
+	ChangedSinceApproval bool `json:"changed_since_approval" doc:"the article was approved, then something in it changed, which withdrew the approval (approved is false); approving it again clears this"`
 }
 
 // Membership is how an edit changed which regions exist, so articles can

@@ -103,7 +103,8 @@ func (e *Editor) UpdateArticle(ctx context.Context, issue, id string, patch Arti
 			}
 			a.Images = slices.Clone(patch.Images)
 		}
-		a.Approved = false
+		// An approved article that changes loses its approval when the
+		// change is stored (followApproval).
 		st.PutArticle(a)
 		art = a
 		return nil
@@ -146,7 +147,8 @@ func (e *Editor) Approve(ctx context.Context, issue, id string, regions, images 
 			return err
 		}
 		a.Regions = slices.Clone(regions)
-		a.Approved = true
+		a.Approved, a.ChangedSinceApproval = true, false
+		st.approving = id
 		st.PutArticle(a)
 		art = a
 		return nil

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"sort"
@@ -111,6 +112,9 @@ type state struct {
 	// ifMatch is the page versions the client edited: a page read at any
 	// other version refuses the change before any work is done on it.
 	ifMatch map[int]int64
+	// approving is the article this change approves: the one article whose
+	// approval it does not withdraw.
+	approving string
 }
 
 func newState(s *Service, ctx context.Context, issueID string) *state {
@@ -265,6 +269,46 @@ func (st *state) FollowMembership(page int, m magazine.Membership) error {
 	return nil
 }
 
+// followApproval withdraws the approval of every approved article the
+// change touched (magazine.FollowApproval), before it is written.
+func (st *state) followApproval() error {
+	changed := map[magazine.RegionRef]bool{}
+	for n, it := range st.pages {
+		if !it.changed {
+			continue
+		}
+		var before magazine.Page
+		if err := json.Unmarshal(it.before, &before); err != nil {
+			return err
+		}
+		for _, id := range magazine.ChangedRegions(before, *st.pageData[n]) {
+			changed[magazine.RegionRef{Page: n, Region: id}] = true
+		}
+	}
+	edited := slices.ContainsFunc(slices.Collect(maps.Values(st.articles)), func(it *item) bool { return it.changed })
+	if len(changed) == 0 && !edited {
+		return nil
+	}
+	arts, err := st.Articles()
+	if err != nil {
+		return err
+	}
+	for _, a := range arts {
+		it := st.articles[a.ID]
+		if a.ID == st.approving || it.before == nil {
+			continue
+		}
+		var before magazine.Article
+		if err := json.Unmarshal(it.before, &before); err != nil {
+			return err
+		}
+		if next, ok := magazine.FollowApproval(before, a, func(r magazine.RegionRef) bool { return changed[r] }); ok {
+			st.PutArticle(next)
+		}
+	}
+	return nil
+}
+
 // Options of one change.
 type Options struct {
 	// Undoable stores an undo point and returns a token; otherwise the stored
@@ -340,6 +384,9 @@ type undoRecord struct {
 }
 
 func (s *Service) commit(st *state, undoable bool) (Outcome, error) {
+	if err := st.followApproval(); err != nil {
+		return Outcome{}, err
+	}
 	var writes []store.Write
 	var records []undoRecord
 	var changed []*item

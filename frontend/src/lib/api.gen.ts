@@ -820,7 +820,10 @@ export interface components {
             cards: components["schemas"]["CardsView"][] | null;
         };
         MagazineArticle: {
+            /** @description approved, and nothing in the article changed since (its title, region or image list, or any of its regions' text, box, kind or description) */
             approved: boolean;
+            /** @description the article was approved, then something in it changed, which withdrew the approval (approved is false); approving it again clears this */
+            changed_since_approval: boolean;
             id: string;
             images: components["schemas"]["MagazineRegionRef"][] | null;
             issue_id: string;
