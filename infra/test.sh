@@ -57,6 +57,16 @@ if [ "$go_exit" -ne 0 ] || [ "$gate_exit" -ne 0 ] || [ "$eval_exit" -ne 0 ] || [
   exit 1
 fi
 
+section "Go fuzzing: every parser of outside input, 10 s each (seed corpus in testdata/fuzz)"
+# The seeds run in the Go tests above too; here each target also mutates them
+# for a bounded time. A failing input is written to its testdata/fuzz folder.
+for target in \
+  ./shared/pdf:FuzzCheckPage ./shared/pdf:FuzzInlineImages \
+  ./shared/magazine:FuzzParseVisionRegions ./shared/magazine:FuzzRegionEdits \
+  ./shared/pipeline/asl:FuzzParse ./shared/settings:FuzzSettingsBody; do
+  go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime 10s "${target%%:*}"
+done
+
 section "front end: svelte-check and unit tests (vitest)"
 (cd frontend && npm run --silent check && npm test --silent)
 

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lectern/lectern"
 	"github.com/lectern/lectern/frontend"
@@ -26,6 +27,8 @@ import (
 	"github.com/lectern/lectern/shared/features"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/issues"
+	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/platform"
 )
 
@@ -86,13 +89,17 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 	if fs.NArg() != 1 {
 		return errors.New("usage: lectern ingest [-data DIR] [-title T] FILE.pdf")
 	}
-	data, err := os.ReadFile(fs.Arg(0))
+	if *title == "" {
+		*title = issues.ClipTitle(strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0))))
+	}
+	if n := utf8.RuneCountInString(*title); n > issues.MaxTitle {
+		return fmt.Errorf("the title has %d characters; the limit is %d", n, issues.MaxTitle)
+	}
+	file, err := os.Open(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	if *title == "" {
-		*title = strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0)))
-	}
+	defer file.Close()
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	// Every feature is mounted, so jobs a server queued on this folder still
 	// find their handlers while the job workers run.
@@ -102,6 +109,10 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	defer local.Close()
 	mag, err := magazineapi.New(local.Deps)
+	if err != nil {
+		return err
+	}
+	data, err := readLimited(file, mag.Issues.Limits)
 	if err != nil {
 		return err
 	}
@@ -121,6 +132,26 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 		return fmt.Errorf("issue %s: %s", is.Status, is.Error)
 	}
 	return nil
+}
+
+// readLimited reads a PDF once its size is known to be within the limit, so
+// a file far over it is refused without being read.
+func readLimited(f *os.File, lim pdf.Limits) ([]byte, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := pdf.CheckSize(st.Size(), lim); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, lim.MaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > lim.MaxBytes { // it grew while being read
+		return nil, pdf.TooLarge(-1, lim)
+	}
+	return data, nil
 }
 
 // localConfig reads the environment, then the command's flags over it:

@@ -98,12 +98,43 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 		table.Close()
 		return nil, err
 	}
+	// Temp files of writes a stopped process cut short (kill -9 mid-upload)
+	// go: this process alone holds the data folder now (bbolt's lock).
+	if n, err := blobs.SweepTemps(); err != nil {
+		log.Warn("sweeping temporary files", "err", err)
+	} else if n > 0 {
+		log.Warn("removed temporary files a stopped process left", "count", n)
+	}
+	// Modules settle what a stopped process left half-done before the
+	// workers take its jobs over.
+	if err := recoverModules(ctx, pool, modules); err != nil {
+		blobs.Close()
+		table.Close()
+		return nil, err
+	}
 	if err := pool.Start(ctx); err != nil {
 		blobs.Close()
 		table.Close()
 		return nil, fmt.Errorf("start job workers: %w", err)
 	}
 	return &Local{Deps: deps, Modules: modules, BlobHandler: blobs.Handler(), table: table, blobs: blobs, pool: pool}, nil
+}
+
+// recoverModules calls each module's Recover with the jobs still to run.
+func recoverModules(ctx context.Context, pool *localjobs.Pool, modules []platform.Module) error {
+	pending, err := pool.Pending(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range modules {
+		if m.Recover == nil {
+			continue
+		}
+		if err := m.Recover(ctx, pending); err != nil {
+			return fmt.Errorf("recover %s: %w", m.Name, err)
+		}
+	}
+	return nil
 }
 
 // Operations are the HTTP operations of every module this server mounts.

@@ -3,14 +3,18 @@ package issues
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf"
+	"github.com/lectern/lectern/shared/store"
 )
 
 // Errors of the upload workflow.
@@ -74,37 +78,73 @@ func (s *Service) UploadMode() string {
 }
 
 // Upload takes a PDF sent to this server and starts its ingest. A refused
-// PDF leaves nothing behind.
+// PDF leaves nothing behind. The issue is recorded last, once its PDF is
+// stored and its ingest queued, so a process killed on the way never leaves
+// an issue nothing will finish (Recover removes a PDF left without one).
 func (s *Service) Upload(ctx context.Context, title string, file io.Reader) (magazine.Issue, error) {
 	if s.Start == nil {
 		return magazine.Issue{}, ErrAWSMode
 	}
-	data, err := io.ReadAll(io.LimitReader(file, s.Limits.MaxBytes+1))
-	if err != nil {
-		return magazine.Issue{}, fmt.Errorf("%w: %v", ErrUnreadable, err)
-	}
-	is, err := s.Accept(ctx, title, data)
+	data, err := s.read(file)
 	if err != nil {
 		return magazine.Issue{}, err
 	}
-	return is, s.Start(ctx, is.SourceKey, title)
+	id, err := s.store(ctx, data)
+	if err != nil {
+		return magazine.Issue{}, err
+	}
+	if err := s.Start(ctx, SourceKey(id), title); err != nil {
+		_ = s.Uploads.Delete(context.WithoutCancel(ctx), SourceKey(id))
+		return magazine.Issue{}, err
+	}
+	return s.create(ctx, id, title, magazine.IssueProcessing)
 }
 
-// Accept checks a PDF, then creates its issue and stores the file; ingest is
-// the caller's to start. It is Upload without the start, for `lectern ingest`.
+// Accept checks and stores a PDF, then records its issue; ingest is the
+// caller's to start. It is Upload without the start, for `lectern ingest`.
 func (s *Service) Accept(ctx context.Context, title string, data []byte) (magazine.Issue, error) {
-	// Refuse a bad PDF before anything is stored or shown.
-	if _, err := pdf.Inspect(data, s.Limits); err != nil {
-		return magazine.Issue{}, err
-	}
-	is, err := s.create(ctx, title, magazine.IssueProcessing)
+	id, err := s.store(ctx, data)
 	if err != nil {
 		return magazine.Issue{}, err
 	}
-	if err := s.Uploads.Put(ctx, is.SourceKey, bytes.NewReader(data), "application/pdf"); err != nil {
-		return magazine.Issue{}, err
+	return s.create(ctx, id, title, magazine.IssueProcessing)
+}
+
+// read takes an upload into memory. A file that can seek (a form upload,
+// kept on disk while the request is read) is measured first, so one over
+// the limit is refused by its real size without being read.
+func (s *Service) read(file io.Reader) ([]byte, error) {
+	if sk, ok := file.(io.Seeker); ok {
+		if size, err := sk.Seek(0, io.SeekEnd); err == nil {
+			if err := pdf.CheckSize(size, s.Limits); err != nil {
+				return nil, err
+			}
+			if _, err := sk.Seek(0, io.SeekStart); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
+			}
+		}
 	}
-	return is, nil
+	data, err := io.ReadAll(io.LimitReader(file, s.Limits.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
+	}
+	if int64(len(data)) > s.Limits.MaxBytes {
+		return nil, pdf.TooLarge(-1, s.Limits)
+	}
+	return data, nil
+}
+
+// store refuses a bad PDF before anything is stored or shown, then keeps it
+// under a new issue id.
+func (s *Service) store(ctx context.Context, data []byte) (string, error) {
+	if _, err := pdf.Inspect(data, s.Limits); err != nil {
+		return "", err
+	}
+	id := NewID(s.Clock())
+	if err := s.Uploads.Put(ctx, SourceKey(id), bytes.NewReader(data), "application/pdf"); err != nil {
+		return "", err
+	}
+	return id, nil
 }
 
 // Grant is where the browser PUTs a PDF; the upload starts ingest.
@@ -117,13 +157,13 @@ type Grant struct {
 
 // PresignUpload creates an issue and a presigned PUT URL for its PDF.
 func (s *Service) PresignUpload(ctx context.Context, title string, size int64) (Grant, error) {
-	if size > s.Limits.MaxBytes {
-		return Grant{}, fault.Errorf(fault.TooLarge, "the PDF is %d bytes; the limit is %d", size, s.Limits.MaxBytes)
+	if err := pdf.CheckSize(size, s.Limits); err != nil {
+		return Grant{}, err
 	}
 	if s.Start != nil {
 		return Grant{}, ErrLocalMode
 	}
-	is, err := s.create(ctx, title, magazine.IssueUploading)
+	is, err := s.create(ctx, NewID(s.Clock()), title, magazine.IssueUploading)
 	if err != nil {
 		return Grant{}, err
 	}
@@ -134,10 +174,11 @@ func (s *Service) PresignUpload(ctx context.Context, title string, size int64) (
 	return Grant{Issue: is, URL: url, ContentType: "application/pdf", ExpiresAt: s.Clock().Add(MediaTTL).UTC()}, nil
 }
 
-func (s *Service) create(ctx context.Context, title string, status magazine.IssueStatus) (magazine.Issue, error) {
-	id := NewID(s.Clock())
+// create records an issue. Its ingest may have recorded it first (Prepare
+// creates the issue of a PDF that has none): then that record stands.
+func (s *Service) create(ctx context.Context, id, title string, status magazine.IssueStatus) (magazine.Issue, error) {
 	is := magazine.Issue{ID: id, Title: title, Status: status, SourceKey: SourceKey(id), Step: "upload"}
-	if err := s.Repo.Create(ctx, is); err != nil {
+	if err := s.Repo.Create(ctx, is); err != nil && !errors.Is(err, store.ErrConditionFailed) {
 		return magazine.Issue{}, err
 	}
 	got, _, err := s.Repo.Get(ctx, id)
@@ -228,14 +269,27 @@ func (s *Service) RefineFigures(ctx context.Context, id string) (Refined, error)
 	return s.Refine.RefineIssue(ctx, id)
 }
 
+// MaxTitle is the longest title, in characters, an issue takes.
+const MaxTitle = 200
+
 // Title is the title an upload gets: the one given, else the file's name
-// without ".pdf".
+// without ".pdf", cut to MaxTitle characters (a given title is checked
+// where it is given).
 func Title(title, filename string) string {
 	if title != "" {
 		return title
 	}
-	if len(filename) > 4 && (filename[len(filename)-4:] == ".pdf" || filename[len(filename)-4:] == ".PDF") {
-		return filename[:len(filename)-4]
+	if len(filename) > 4 && strings.EqualFold(filename[len(filename)-4:], ".pdf") {
+		filename = filename[:len(filename)-4]
 	}
-	return filename
+	return ClipTitle(filename)
+}
+
+// ClipTitle cuts a title from a file name or a PDF's metadata to MaxTitle
+// characters (runes, so no character is split).
+func ClipTitle(title string) string {
+	if utf8.RuneCountInString(title) <= MaxTitle {
+		return title
+	}
+	return string([]rune(title)[:MaxTitle-1]) + "…"
 }

@@ -3,6 +3,7 @@ package pdf
 import (
 	"bytes"
 	"errors"
+	"fmt"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
@@ -25,16 +26,43 @@ const maxFormDepth = 8
 func CheckPage(data []byte, page int, lim Limits) error {
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
-	ctx, err := api.ReadContext(bytes.NewReader(data), conf)
-	if err == nil {
-		err = ctx.EnsurePageCount()
-	}
+	var ctx *model.Context
+	err := unpanic(func() (err error) {
+		ctx, err = api.ReadContext(bytes.NewReader(data), conf)
+		if err == nil {
+			err = ctx.EnsurePageCount()
+		}
+		return err
+	})
 	if err != nil {
 		// Only a file MuPDF opened and loaded every page of passes Inspect
 		// without pdfcpu; MuPDF's render budget and page timeout still
 		// bound each page.
 		return nil
 	}
+	if err := unpanic(func() error { return checkPage(ctx, page, lim) }); err != nil {
+		var inv *InvalidInputError
+		if errors.As(err, &inv) {
+			return err
+		}
+		return invalid(ReasonBrokenPage, page, "the page cannot be checked: %v", err)
+	}
+	return nil
+}
+
+// unpanic runs a pdfcpu call, turning a panic into an error: pdfcpu panics
+// on some hostile files (a catalog without /Pages), and one upload must not
+// take a worker down.
+func unpanic(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("pdfcpu failed on this file (%v)", r)
+		}
+	}()
+	return fn()
+}
+
+func checkPage(ctx *model.Context, page int, lim Limits) error {
 	if page < 1 || page > ctx.PageCount {
 		return invalid(ReasonBrokenPage, page, "the PDF has %d pages", ctx.PageCount)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/lectern/lectern/shared/fault"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
 // Limits bound what one upload and one page may cost. The README states the
@@ -113,8 +114,8 @@ type Info struct {
 // is not a PDF, a corrupt or encrypted one, one with no pages or more than
 // the page limit.
 func Inspect(data []byte, lim Limits) (Info, error) {
-	if int64(len(data)) > lim.MaxBytes {
-		return Info{}, invalid(ReasonTooLarge, 0, "the file is %s; the limit is %s", humanBytes(int64(len(data))), humanBytes(lim.MaxBytes))
+	if err := CheckSize(int64(len(data)), lim); err != nil {
+		return Info{}, err
 	}
 	// The header may follow a little junk (readers allow 1 KiB of it).
 	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
@@ -136,7 +137,11 @@ func Inspect(data []byte, lim Limits) (Info, error) {
 	if ctx.PageCount > lim.MaxPages {
 		return Info{}, invalid(ReasonTooManyPages, 0, "the PDF has %d pages; the limit is %d", ctx.PageCount, lim.MaxPages)
 	}
-	dims, err := ctx.PageDims()
+	var dims []types.Dim
+	err = unpanic(func() (err error) {
+		dims, err = ctx.PageDims()
+		return err
+	})
 	if err != nil {
 		return inspectRepaired(data, lim, invalid(ReasonCorrupt, 0, "page boxes: %v", err))
 	}
@@ -148,6 +153,32 @@ func Inspect(data []byte, lim Limits) (Info, error) {
 		info.Title = ctx.Title
 	}
 	return info, nil
+}
+
+// CheckSize refuses a file over the size limit, naming its real size.
+func CheckSize(size int64, lim Limits) error {
+	if size > lim.MaxBytes {
+		return TooLarge(size, lim)
+	}
+	return nil
+}
+
+// TooLarge is the refusal of a file over the size limit; size < 0 when the
+// file was read only as far as the limit.
+func TooLarge(size int64, lim Limits) *InvalidInputError {
+	if size < 0 {
+		return invalid(ReasonTooLarge, 0, "the file is larger than the limit of %s", humanBytes(lim.MaxBytes))
+	}
+	return invalid(ReasonTooLarge, 0, "the file is %s; the limit is %s", exactBytes(size), exactBytes(lim.MaxBytes))
+}
+
+// exactBytes is humanBytes with the exact count when it was rounded, so a
+// file one byte over the limit does not read as the limit itself.
+func exactBytes(n int64) string {
+	if n < 1<<10 {
+		return humanBytes(n)
+	}
+	return fmt.Sprintf("%s (%d bytes)", humanBytes(n), n)
 }
 
 // inspectRepaired is Inspect for a file pdfcpu refused as corrupt: MuPDF
@@ -177,7 +208,11 @@ func readContext(data []byte) (*model.Context, error) {
 	// Real magazines break small rules of the PDF spec all the time; relaxed
 	// validation still refuses files whose structure cannot be trusted.
 	conf.ValidationMode = model.ValidationRelaxed
-	ctx, err := api.ReadAndValidate(bytes.NewReader(data), conf)
+	var ctx *model.Context
+	err := unpanic(func() (err error) {
+		ctx, err = api.ReadAndValidate(bytes.NewReader(data), conf)
+		return err
+	})
 	if err != nil {
 		if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "correct password") {
 			return nil, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")

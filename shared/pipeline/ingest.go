@@ -59,6 +59,13 @@ func (in *Ingest) Job(ctx context.Context, payload json.RawMessage, progress job
 	_ = progress.Progress(ctx, 0, "preparing")
 	out, err := in.Run(ctx, start, nil)
 	if err != nil {
+		if ctx.Err() == nil {
+			// The job fails for good (a stopped run is retried instead):
+			// so does its issue, rather than stay processing.
+			fail := FailIssueInput{SourceKey: start.SourceKey}
+			fail.Error.Error, fail.Error.Cause = "IngestError", err.Error()
+			_, _ = in.steps.FailIssue(context.WithoutCancel(ctx), fail)
+		}
 		return nil, err
 	}
 	_ = progress.Progress(ctx, 1, "done")

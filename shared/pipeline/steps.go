@@ -102,7 +102,7 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 		is.Status = magazine.IssueProcessing
 		is.Step = "pages"
 		if is.Title == "" {
-			is.Title = info.Title
+			is.Title = issues.ClipTitle(info.Title)
 		}
 		return nil
 	})

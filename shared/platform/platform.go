@@ -5,6 +5,7 @@
 package platform
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"time"
@@ -42,6 +43,10 @@ type Module struct {
 	// Jobs are the feature's background job kinds, registered in both modes
 	// (the local pool and the SQS worker Lambda).
 	Jobs map[string]jobs.Handler
+	// Recover, when set, settles what a stopped process left half-done. The
+	// local binary calls it at start, before its job workers run, with the
+	// jobs still to run (queued, or running when the process stopped).
+	Recover func(ctx context.Context, pending []jobs.Job) error
 }
 
 // New builds a feature's module from the platform.

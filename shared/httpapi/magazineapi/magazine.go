@@ -159,7 +159,7 @@ func Operations(svc *issues.Service) []httpapi.Operation {
 		getPage(svc), getPreview(svc),
 		redirect(svc, "get-page-image", "/api/magazine/{id}/pages/{page}/image", "The page render (redirect to a short-lived URL)", issues.Render),
 		redirect(svc, "get-page-thumbnail", "/api/magazine/{id}/pages/{page}/thumbnail", "The page thumbnail (redirect to a short-lived URL)", issues.Thumbnail),
-		cropRedirect(svc), refineFigures(svc),
+		cropRedirect(svc), refineFigures(svc), deleteIssue(svc),
 	}
 }
 
@@ -347,6 +347,23 @@ func refineFigures(svc *issues.Service) httpapi.Operation {
 			return nil, err
 		}
 		return &RefineOutput{Body: r}, nil
+	})
+}
+
+// DeleteIssueInput names the issue to delete.
+type DeleteIssueInput struct {
+	ID string `path:"id" pattern:"^[a-z0-9]{8,40}$" doc:"issue id"`
+}
+
+func deleteIssue(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "delete-issue", Method: http.MethodDelete, Path: "/api/magazine/{id}",
+		Summary: "Delete an issue with all its records and files (page renders, thumbnails, crops, the PDF); " +
+			"409 while it is being ingested or its upload URL is still valid",
+		Tags: tags, DefaultStatus: http.StatusNoContent,
+		Errors: []int{http.StatusNotFound, http.StatusConflict},
+	}, func(ctx context.Context, in *DeleteIssueInput) (*struct{}, error) {
+		return nil, svc.Delete(ctx, in.ID)
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/jobs"
@@ -20,6 +21,7 @@ type Parts struct {
 	Issues *issues.Service
 	Steps  *pipeline.Steps
 	Ingest *pipeline.Ingest
+	log    *slog.Logger
 }
 
 // New builds the magazine feature. Locally an upload queues the ingest job,
@@ -48,7 +50,7 @@ func New(d *platform.Deps) (*Parts, error) {
 			return err
 		}
 	}
-	return &Parts{Issues: svc, Steps: steps, Ingest: ingest}, nil
+	return &Parts{Issues: svc, Steps: steps, Ingest: ingest, log: d.Log}, nil
 }
 
 // Module is the magazine feature as a module.
@@ -66,7 +68,25 @@ func (p *Parts) Module() platform.Module {
 		Name:       "magazine",
 		Operations: Operations(p.Issues),
 		Jobs:       map[string]jobs.Handler{pipeline.JobKind: p.Ingest.Job},
+		Recover:    p.recover,
 	}
+}
+
+// recover settles the issues a stopped process left: those whose ingest
+// job is still pending are left to it.
+func (p *Parts) recover(ctx context.Context, pending []jobs.Job) error {
+	live := map[string]bool{}
+	for _, j := range pending {
+		var in pipeline.PrepareInput
+		if j.Kind == pipeline.JobKind && json.Unmarshal(j.Payload, &in) == nil {
+			live[in.SourceKey] = true
+		}
+	}
+	r, err := p.Issues.Recover(ctx, func(key string) bool { return live[key] })
+	if len(r.Resumed)+len(r.Failed)+r.Orphans > 0 && p.log != nil {
+		p.log.Warn("settled issues a stopped process left", "resumed", r.Resumed, "failed", r.Failed, "orphaned_pdfs_removed", r.Orphans)
+	}
+	return err
 }
 
 // IngestFile ingests one PDF in this process and waits for it (`lectern

@@ -107,6 +107,39 @@ func (p *Pool) Enqueue(ctx context.Context, kind string, payload json.RawMessage
 	return job, nil
 }
 
+// Pending lists the jobs still to run: queued, or running when a process
+// stopped (the pool takes those over when it starts).
+func (p *Pool) Pending(ctx context.Context) ([]jobs.Job, error) {
+	var out []jobs.Job
+	q := store.Query{PK: MarkerPK}
+	for {
+		page, err := p.table.Query(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("list job markers: %w", err)
+		}
+		for _, it := range page.Items {
+			_, id, ok := strings.Cut(it.SK, "#")
+			if !ok {
+				continue
+			}
+			job, err := jobs.Get(ctx, p.table, id)
+			if errors.Is(err, jobs.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if !job.Status.Final() {
+				out = append(out, job)
+			}
+		}
+		if page.Next == "" {
+			return out, nil
+		}
+		q.Cursor = page.Next
+	}
+}
+
 // Get reads a job record.
 func (p *Pool) Get(ctx context.Context, id string) (jobs.Job, error) {
 	return jobs.Get(ctx, p.table, id)
