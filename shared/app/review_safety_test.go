@@ -542,3 +542,93 @@ func TestApprovalIsWithdrawnByAnyChangeToTheArticle(t *testing.T) {
 		})
 	}
 }
+
+// TestRenameIssueAndArticle: an issue takes a new title, trimmed, of 1 to
+// 200 characters; anything else is refused and changes nothing. An article
+// is renamed and loses a region through PATCH.
+func TestRenameIssueAndArticle(t *testing.T) {
+	c := newLocalApp(t)
+	id := ingestSample(t, c)
+	status, _, b := c.do(http.MethodPatch, "/api/magazine/"+id, []byte(`{"title":"  Harbour Gazette, spring  "}`))
+	if status != http.StatusOK || decode[magazine.Issue](t, b).Title != "Harbour Gazette, spring" {
+		t.Fatalf("rename = %d %s", status, b)
+	}
+	list := string(c.get("/api/magazine"))
+	if got := decode[magazineapi.IssueView](t, c.get("/api/magazine/"+id)).Title; got != "Harbour Gazette, spring" || !strings.Contains(list, `"title":"Harbour Gazette, spring"`) {
+		t.Errorf("after the rename the issue is titled %q and the list says %s", got, list)
+	}
+	if status, _, b := c.do(http.MethodPatch, "/api/magazine/"+id, fmt.Appendf(nil, `{"title":%q}`, strings.Repeat("é", 200))); status != http.StatusOK {
+		t.Errorf("a 200-character title = %d %s", status, b)
+	}
+	for _, tc := range []struct {
+		name, path, body string
+		status           int
+	}{
+		{"an empty title", id, `{"title":""}`, 422},
+		{"a title of spaces", id, `{"title":"   "}`, 422},
+		{"a title of 201 characters", id, fmt.Sprintf(`{"title":%q}`, strings.Repeat("é", 201)), 422},
+		{"no title", id, `{}`, 422},
+		{"an unknown field", id, `{"title":"x","status":"ready"}`, 422},
+		{"an unknown issue", "0000000000000000", `{"title":"x"}`, 404},
+	} {
+		before := c.issueState(id)
+		status, _, b := c.do(http.MethodPatch, "/api/magazine/"+tc.path, []byte(tc.body))
+		c.refused(id, before, status, tc.status, b, "rename with "+tc.name)
+	}
+
+	p := c.page(id, 1)
+	head, left := regionByText(t, p, "Harbour Reborn").ID, regionByText(t, p, "Left column 1").ID
+	art := c.createArticle(id, head, left)
+	status, _, b = c.do(http.MethodPatch, "/api/magazine/"+id+"/articles/"+art, fmt.Appendf(nil, `{"title":"Harbour Reborn","regions":[{"page":1,"region":%q}]}`, left))
+	a := c.article(id, art)
+	if status != http.StatusOK || a.Title != "Harbour Reborn" || regionIDs(a.Regions) != "1/"+left {
+		t.Errorf("rename and remove a region = %d %s; stored %+v", status, b, a)
+	}
+}
+
+// TestEveryPageEditHonoursIfMatch: each page edit sent with a page version
+// that is no longer the page's answers 409, says the page changed, and
+// writes nothing.
+func TestEveryPageEditHonoursIfMatch(t *testing.T) {
+	c := newLocalApp(t)
+	id := ingestSample(t, c)
+	base := "/api/magazine/" + id + "/pages/1"
+	p := c.page(id, 1)
+	r := regionByText(t, p, "Left column 1").ID
+	// A backup to restore, and a newer page version than the one shown.
+	if status, _, b := c.do(http.MethodPost, base+"/cleanup", nil); status != http.StatusOK {
+		t.Fatalf("cleanup: %d %s", status, b)
+	}
+	stale := fmt.Sprint(p.Version)
+	if now := c.page(id, 1).Version; now == p.Version {
+		t.Fatal("the page version did not move; the test proves nothing")
+	}
+	for _, tc := range []struct{ name, method, path, body string }{
+		{"patch", http.MethodPatch, "/regions/" + r, `{"text":"x"}`},
+		{"delete", http.MethodDelete, "/regions/" + r, ``},
+		{"split", http.MethodPost, "/regions/" + r + "/split", `{"offset":4}`},
+		{"merge", http.MethodPost, "/regions/" + r + "/merge-next", ``},
+		{"add", http.MethodPost, "/regions", `{"bbox":[72,125,200,40],"kind":"paragraph"}`},
+		{"bulk delete", http.MethodPost, "/regions/bulk", `{"ids":["` + r + `"],"action":"delete"}`},
+		{"bulk re-type", http.MethodPost, "/regions/bulk", `{"ids":["` + r + `"],"action":"set-kind","kind":"caption"}`},
+		{"order by hand", http.MethodPut, "/order", `{"ids":["` + r + `"]}`},
+		{"automatic order", http.MethodDelete, "/order", ``},
+		{"cleanup", http.MethodPost, "/cleanup", ``},
+		{"restore", http.MethodPost, "/cleanup/restore", ``},
+		{"recognize the page", http.MethodPost, "/recognize", `{"engine":"text-layer"}`},
+		{"recognize a region", http.MethodPost, "/recognize", `{"engine":"text-layer","region_id":"` + r + `"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var body []byte
+			if tc.body != "" {
+				body = []byte(tc.body)
+			}
+			before := c.issueState(id)
+			status, _, b := c.do(tc.method, base+tc.path, body, "If-Match", stale)
+			c.refused(id, before, status, http.StatusConflict, b, tc.name+" on a stale page")
+			if !strings.Contains(string(b), "page 1 changed since it was shown") {
+				t.Errorf("%s on a stale page answered %s, want it to say the page changed", tc.name, b)
+			}
+		})
+	}
+}

@@ -467,7 +467,8 @@ export interface paths {
         delete: operations["delete-issue"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename an issue (in any state) */
+        patch: operations["rename-issue"];
         trace?: never;
     };
     "/api/magazine/{id}/figures/refine": {
@@ -1066,6 +1067,10 @@ export interface components {
             /** @description true when this change cleared the stored undo point (the Undo button goes away) */
             undo_cleared?: boolean;
             undo_token?: string;
+        };
+        RenameInputBody: {
+            /** @description the new title; spaces at either end are dropped, and some other character must remain */
+            title: string;
         };
         ReviewArticlePatch: {
             /** @description the article's pictures (replaces the list) */
@@ -2383,6 +2388,42 @@ export interface operations {
             };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "rename-issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description issue id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MagazineIssue"];
+                };
+            };
+            /** @description Error */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -159,7 +159,7 @@ func Operations(svc *issues.Service) []httpapi.Operation {
 		getPage(svc), getPreview(svc),
 		redirect(svc, "get-page-image", "/api/magazine/{id}/pages/{page}/image", "The page render (redirect to a short-lived URL)", issues.Render),
 		redirect(svc, "get-page-thumbnail", "/api/magazine/{id}/pages/{page}/thumbnail", "The page thumbnail (redirect to a short-lived URL)", issues.Thumbnail),
-		cropRedirect(svc), refineFigures(svc), deleteIssue(svc),
+		cropRedirect(svc), refineFigures(svc), deleteIssue(svc), renameIssue(svc),
 	}
 }
 
