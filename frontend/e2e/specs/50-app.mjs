@@ -68,16 +68,21 @@ export default async function ({ browser }) {
     await context.close();
   });
 
-  await test('app: rename and delete an issue; list, rename and delete its articles', async () => {
+  await test('app: rename and delete an issue; list its articles (changed since approval shown), rename and delete them', async () => {
     const issue = await ingest(server.base, 'manage.pdf', samplePDF());
     const first = (await api(`/api/magazine/${issue.id}/pages/1`)).regions[0];
     const art = await api(`/api/magazine/${issue.id}/articles`, json('POST', { title: 'Harbour lights', regions: [{ page: 1, region: first.id }] }));
+    const artID = art.article?.id ?? art.id;
+    // Approved, then one of its regions is edited: the list says so.
+    await api(`/api/magazine/${issue.id}/articles/${artID}/approve`, json('POST', { regions: [{ page: 1, region: first.id }], images: [] }));
+    await api(`/api/magazine/${issue.id}/pages/1/regions/${first.id}`, json('PATCH', { text: 'Edited after approval.' }));
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.base}/#/magazine/${issue.id}`);
 
-    const row = page.locator(`[data-article="${art.article?.id ?? art.id}"]`);
+    const row = page.locator(`[data-article="${artID}"]`);
     await row.getByText('Harbour lights').waitFor();
+    await row.getByText('changed since approval').waitFor();
     check((await row.innerText()).includes('p. 1'), `the article shows its pages: ${await row.innerText()}`);
     page.once('dialog', (d) => d.accept('Harbour lights at dusk'));
     await row.getByRole('button', { name: 'Rename' }).click();
@@ -105,6 +110,8 @@ export default async function ({ browser }) {
     await page.getByRole('button', { name: 'Delete issue' }).click();
     await page.waitForURL(/#\/magazine$/);
     check((await fetch(`${server.base}/api/magazine/${issue.id}`)).status === 404, 'the issue is gone on the server');
+    await page.getByRole('heading', { name: 'Issues' }).waitFor();
+    await page.locator('.issue-list li').first().waitFor();
     check((await page.locator(`.issue-list li[data-issue="${issue.id}"]`).count()) === 0, 'and from the list');
     await context.close();
   });

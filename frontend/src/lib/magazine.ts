@@ -35,13 +35,6 @@ async function poll<P extends PathWith<'get'>>(path: P, params: PathParams<'get'
   return { changed: true, etag: resp.headers.get('ETag') ?? '', body: JSON.parse(text) as Answer<'get', P> };
 }
 
-async function untyped(method: string, url: string, body?: unknown): Promise<void> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const resp = await reach(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!resp.ok) throw problemFrom(resp.status, await resp.text());
-}
-
 export const magazineApi = {
   list: () => call('get', '/api/magazine', {}).then((r) => ({ ...r, issues: r.issues ?? [] })),
   issue: (id: string, etag = '') => poll('/api/magazine/{id}', { id }, etag),
@@ -49,9 +42,8 @@ export const magazineApi = {
   page: (id: string, n: number): Promise<Page> =>
     call('get', '/api/magazine/{id}/pages/{page}', { id, page: n }).then((p) => ({ ...p, regions: p.regions ?? [] })),
   preview: (id: string, n: number, etag = '') => poll('/api/magazine/{id}/pages/{page}/preview', { id, page: n }, etag),
-  // TODO(lead): typed call() once PATCH/DELETE /api/magazine/{id} are in the API document.
-  rename: (id: string, title: string) => untyped('PATCH', `api/magazine/${encodeURIComponent(id)}`, { title }),
-  remove: (id: string) => untyped('DELETE', `api/magazine/${encodeURIComponent(id)}`),
+  rename: (id: string, title: string) => call('patch', '/api/magazine/{id}', { id }, { title }),
+  remove: (id: string) => call('delete', '/api/magazine/{id}', { id }),
   deleteArticle: (doc: string, article: string) => call('delete', '/api/magazine/{doc}/articles/{article}', { doc, article }),
 };
 

@@ -237,11 +237,10 @@ export function memberLabel(ref: RegionRef, labels: Map<number, Map<string, stri
   return `${page.get(ref.region) ?? 'a removed region'} on p. ${ref.page}`;
 }
 
-/** Whether an approved article was changed since (the server says so once it
- *  reports it; until then nothing is claimed). */
+/** Whether an article was approved and then changed (the server withdraws
+ *  approval on any change to it or its regions). */
 export function changedSinceApproval(a: Article): boolean {
-  const x = a as Article & { changed_since_approval?: boolean };
-  return !!x.changed_since_approval;
+  return a.changed_since_approval;
 }
 
 /** Where focus goes once a saved field's page is redrawn. Focus returns to the
