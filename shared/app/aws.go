@@ -16,6 +16,8 @@ import (
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store/dynamo"
+	"github.com/lectern/lectern/shared/voices"
+	"github.com/lectern/lectern/shared/voices/tablevoices"
 )
 
 // OpenAWSFromEnv builds the AWS-mode platform of a Lambda from the
@@ -42,7 +44,14 @@ func OpenAWS(ctx context.Context, cfg platform.Config, log *slog.Logger) (*platf
 	if err != nil {
 		return nil, fmt.Errorf("aws config: %w", err)
 	}
-	table := dynamo.New(dynamodb.NewFromConfig(awsCfg), cfg.Table)
+	db := dynamodb.NewFromConfig(awsCfg)
+	table := dynamo.New(db, cfg.Table)
+	// The voice table is shared by every instance (template.yaml's
+	// SharedVoiceTableName); features without voices run without it.
+	var library voices.Store
+	if cfg.VoiceTable != "" {
+		library = tablevoices.New(dynamo.New(db, cfg.VoiceTable))
+	}
 	s3c := s3.NewFromConfig(awsCfg)
 	uploads := cfg.UploadsBucket
 	if uploads == "" {
@@ -57,5 +66,6 @@ func OpenAWS(ctx context.Context, cfg platform.Config, log *slog.Logger) (*platf
 		Uploads:  s3blob.New(s3c, uploads),
 		Jobs:     sqsjobs.New(table, sqs.NewFromConfig(awsCfg), cfg.QueueURL, time.Now),
 		Settings: settings.NewService(table, cfg.Instance),
+		Voices:   library,
 	}, nil
 }

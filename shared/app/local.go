@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -37,6 +38,8 @@ type Local struct {
 	table *bolt.Table
 	blobs *localfs.Store
 	pool  *localjobs.Pool
+	// library is the voice library's file, shared with other processes.
+	library io.Closer
 }
 
 // OpenLocal builds the local platform and the given features, registers
@@ -69,6 +72,18 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 		table.Close()
 		return nil, err
 	}
+	library, libraryFile, err := openVoices(cfg)
+	if err != nil {
+		blobs.Close()
+		table.Close()
+		return nil, err
+	}
+	opened := false
+	defer func() {
+		if !opened {
+			libraryFile.Close()
+		}
+	}()
 	registry := jobs.NewRegistry()
 	runner := jobs.NewRunner(table, registry, jobs.RunnerOptions{Log: log})
 	pool := localjobs.New(table, runner, localjobs.Options{Workers: cfg.Workers, Log: log})
@@ -81,6 +96,7 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 		Uploads:  blobs,
 		Jobs:     pool,
 		Settings: settings.NewSealedService(table, cfg.Instance, sealer),
+		Voices:   library,
 	}
 	if err := deps.Settings.SealStored(ctx); err != nil {
 		table.Close()
@@ -117,7 +133,8 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 		table.Close()
 		return nil, fmt.Errorf("start job workers: %w", err)
 	}
-	return &Local{Deps: deps, Modules: modules, BlobHandler: blobs.Handler(), table: table, blobs: blobs, pool: pool}, nil
+	opened = true
+	return &Local{Deps: deps, Modules: modules, BlobHandler: blobs.Handler(), table: table, blobs: blobs, pool: pool, library: libraryFile}, nil
 }
 
 // recoverModules calls each module's Recover with the jobs still to run.
@@ -145,7 +162,7 @@ func (l *Local) Operations() []httpapi.Operation { return platform.Operations(l.
 func (l *Local) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return errors.Join(l.pool.Stop(ctx), l.blobs.Close(), l.table.Close())
+	return errors.Join(l.pool.Stop(ctx), l.blobs.Close(), l.table.Close(), l.library.Close())
 }
 
 // loadOrCreateSecret keeps a 32-byte key across restarts (file mode 0600):

@@ -414,6 +414,27 @@ func (s *Service) Connect(ctx context.Context, name string) ([]string, error) {
 	return models, nil
 }
 
+// Endpoint is how to call a card's engine: its kind, checked base URL
+// (ending in /v1), the key the server resolves, and a client that checks
+// every connection against the URL rules again.
+type Endpoint struct {
+	Kind    Kind
+	Model   string
+	BaseURL string
+	Key     string
+	Client  *http.Client
+}
+
+// Endpoint resolves a card for another feature's engine calls (the voice
+// library speaks through TTS cards).
+func (s *Service) Endpoint(ctx context.Context, name string) (Endpoint, error) {
+	c, cfg, base, err := s.target(ctx, name)
+	if err != nil {
+		return Endpoint{}, err
+	}
+	return Endpoint{Kind: c.Kind, Model: c.Model, BaseURL: base, Key: cfg.KeyFor(c.Name), Client: s.client(s.policy(cfg))}, nil
+}
+
 // target is a card with its settings and the checked, normalised base URL.
 func (s *Service) target(ctx context.Context, name string) (Card, settings.Settings, string, error) {
 	c, err := s.card(ctx, name)

@@ -29,6 +29,10 @@ type Config struct {
 	// server answers to (LECTERN_PUBLIC_HOST, comma-separated); any other
 	// Host is refused, so a DNS-rebinding page cannot reach it.
 	PublicHosts []string
+	// Voices is the shared voice library (LECTERN_VOICES): an SQLite file
+	// path that other local instances may open too, or another instance's
+	// URL; empty means voices.db in DataDir.
+	Voices string
 	// AllowedOrigins are web origins besides the server's own that may send
 	// it state-changing requests (LECTERN_ALLOWED_ORIGINS, comma-separated).
 	AllowedOrigins []string
@@ -59,6 +63,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		DataDir:     or(getenv("LECTERN_DATA"), "./data"),
 		Token:       getenv("LECTERN_TOKEN"),
 		PublicHosts: List(getenv("LECTERN_PUBLIC_HOST")),
+		Voices:      getenv("LECTERN_VOICES"),
 
 		AllowedOrigins: List(getenv("LECTERN_ALLOWED_ORIGINS")),
 		Workers:        4,

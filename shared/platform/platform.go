@@ -15,6 +15,7 @@ import (
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store"
+	"github.com/lectern/lectern/shared/voices"
 )
 
 // Deps is what every feature is built from, the same in both modes.
@@ -27,6 +28,9 @@ type Deps struct {
 	Uploads  blob.Store // uploaded PDFs (the uploads bucket in AWS; the same store locally)
 	Jobs     jobs.Queue
 	Settings *settings.Service
+	// Voices is the voice library every instance shares (LECTERN_VOICES
+	// locally, the voice table in AWS); nil where none is configured.
+	Voices voices.Store
 }
 
 // Hosted says the server runs in AWS, where engine URLs are checked more

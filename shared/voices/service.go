@@ -256,6 +256,11 @@ type Refresh struct {
 	Removed int    `json:"removed" doc:"voices of this card the engine no longer lists"`
 }
 
+// ImportRequest names the engine whose voices to import.
+type ImportRequest struct {
+	Engine string `json:"engine" minLength:"1" maxLength:"64" doc:"a TTS engine card's name, or espeak-ng"`
+}
+
 // RefreshEngine imports the voices a TTS card's engine has and removes the
 // card's imported voices it no longer lists (voices users added by hand
 // stay). Voices already in the library keep their edits.

@@ -1,6 +1,10 @@
 package voices
 
-import "context"
+import (
+	"context"
+
+	"github.com/lectern/lectern/shared/fault"
+)
 
 // Store is the voice library's port. Adapters: sqlitevoices (a file several
 // local processes share), tablevoices (the shared DynamoDB voice table, or
@@ -27,3 +31,19 @@ type Store interface {
 	// the total they number.
 	Search(ctx context.Context, q Query) (Result, error)
 }
+
+// ErrNoLibrary: this server has no voice library configured.
+var ErrNoLibrary = fault.New(fault.Unavailable, "no voice library is configured (LECTERN_VOICE_TABLE in AWS)")
+
+// Unconfigured is the Store of a server without a voice library: every call
+// answers ErrNoLibrary, so the operations exist and say what is missing.
+type Unconfigured struct{}
+
+var _ Store = Unconfigured{}
+
+func (Unconfigured) Get(context.Context, string) (Voice, error)    { return Voice{}, ErrNoLibrary }
+func (Unconfigured) Create(context.Context, Voice) (Voice, error)  { return Voice{}, ErrNoLibrary }
+func (Unconfigured) Update(context.Context, Voice) (Voice, error)  { return Voice{}, ErrNoLibrary }
+func (Unconfigured) Delete(context.Context, string, int64) error   { return ErrNoLibrary }
+func (Unconfigured) Import(context.Context, []Voice) (int, error)  { return 0, ErrNoLibrary }
+func (Unconfigured) Search(context.Context, Query) (Result, error) { return Result{}, ErrNoLibrary }

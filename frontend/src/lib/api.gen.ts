@@ -625,6 +625,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search the shared voice library: text over name, description and tags, filters, pages */
+        get: operations["search-voices"];
+        put?: never;
+        /** Add a voice an engine has (source engine or design) under a new id */
+        post: operations["create-voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/voices/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import an engine's voices: a TTS card's GET /v1/audio/voices where it offers one, else OpenAI's voice names; espeak-ng's list for espeak-ng. Voices it no longer lists are removed */
+        post: operations["import-voices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/voices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one voice */
+        get: operations["get-voice"];
+        /** Add the voice under this id (201) or edit it (200; send the version read to refuse a lost update). Built-in voices are read-only (409) */
+        put: operations["put-voice"];
+        post?: never;
+        /** Delete a voice (built-in voices are read-only: 409); a second delete answers 404 */
+        delete: operations["delete-voice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/voices/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the voice speak its sample sentence (once: later previews serve the stored sample) and answer where to fetch it */
+        post: operations["preview-voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1179,6 +1250,158 @@ export interface components {
         VersionBody: {
             /** @description the release version (the VERSION file) */
             version: string;
+        };
+        VoicesConsent: {
+            /**
+             * Format: date-time
+             * @description when it was confirmed
+             */
+            at: string;
+            /** @description who confirmed it */
+            by?: string;
+            /** @description the uploader confirmed the speaker's consent */
+            confirmed: boolean;
+            /** @description the statement that was confirmed */
+            statement: string;
+        };
+        VoicesImportRequest: {
+            /** @description a TTS engine card's name, or espeak-ng */
+            engine: string;
+        };
+        VoicesPreview: {
+            /** @description the sample was already made; no engine was called */
+            cached: boolean;
+            /** @description audio/wav or audio/mpeg */
+            content_type: string;
+            /** @description blob key of the sample */
+            key: string;
+            /** @description what the sample says */
+            text: string;
+            /** @description where to fetch the sample; valid for an hour */
+            url: string;
+            voice_id: string;
+        };
+        VoicesRefresh: {
+            /**
+             * Format: int64
+             * @description voices new to the library
+             */
+            added: number;
+            engine: string;
+            /** @description the engine listed its voices (GET /v1/audio/voices); false: OpenAI's voice names were assumed */
+            listed: boolean;
+            /**
+             * Format: int64
+             * @description voices of this card the engine no longer lists
+             */
+            removed: number;
+            /**
+             * Format: int64
+             * @description voices the engine has
+             */
+            voices: number;
+        };
+        VoicesResult: {
+            /**
+             * Format: int64
+             * @description voices in this page
+             */
+            count: number;
+            /** @description more voices follow this page */
+            has_more: boolean;
+            /** @description the voices, best match first */
+            items: components["schemas"]["VoicesVoice"][] | null;
+            /**
+             * Format: int64
+             * @description offset of the next page; null when there is none
+             */
+            next_offset: number | null;
+            /**
+             * Format: int64
+             * @description index of this page's first voice among all matches
+             */
+            offset: number;
+            /**
+             * Format: int64
+             * @description voices matching the search
+             */
+            total: number;
+        };
+        VoicesSpec: {
+            accent?: string;
+            /** @enum {string} */
+            age?: "young" | "middle_aged" | "old" | "";
+            description?: string;
+            /** @description engine card name, or espeak-ng */
+            engine: string;
+            /** @description the engine's own voice id */
+            engine_voice: string;
+            /** @enum {string} */
+            gender?: "female" | "male" | "neutral" | "";
+            /** @description BCP 47 language tag (en, en-gb) */
+            language?: string;
+            name: string;
+            /**
+             * @description engine (default) or design when adding; kept when editing
+             * @enum {string}
+             */
+            source?: "engine" | "design" | "";
+            /** @description tags of at most 32 characters */
+            tags?: string[] | null;
+            /**
+             * Format: int64
+             * @description the version read; 0 overwrites the latest
+             */
+            version?: number;
+        };
+        VoicesVoice: {
+            /** @description accent, free text (Scottish, New York City) */
+            accent: string;
+            /**
+             * @description age group; empty when unknown
+             * @enum {string}
+             */
+            age: "young" | "middle_aged" | "old" | "";
+            /** @description the speaker's consent; clones only */
+            consent?: components["schemas"]["VoicesConsent"];
+            /**
+             * Format: date-time
+             * @description when the voice was added
+             */
+            created: string;
+            /** @description what the voice sounds like */
+            description: string;
+            /** @description engine card name, or espeak-ng for the built-in engine */
+            engine: string;
+            /** @description the engine's own voice id (alloy, af_heart, en-us) */
+            engine_voice: string;
+            /**
+             * @description empty when unknown
+             * @enum {string}
+             */
+            gender: "female" | "male" | "neutral" | "";
+            /** @description voice id */
+            id: string;
+            /** @description BCP 47 language tag, lower case (en, en-gb, fr-fr) */
+            language: string;
+            /** @description display name */
+            name: string;
+            /** @description blob key of the preview sample, once one was made */
+            preview?: string;
+            /** @enum {string} */
+            source: "builtin" | "engine" | "clone" | "design";
+            /** @description lower-case tags */
+            tags: string[] | null;
+            /**
+             * Format: date-time
+             * @description when the voice last changed
+             */
+            updated: string;
+            /**
+             * Format: int64
+             * @description increases with every change; send it back to update
+             */
+            version: number;
         };
     };
     responses: never;
@@ -2766,6 +2989,246 @@ export interface operations {
             };
         };
     };
+    "search-voices": {
+        parameters: {
+            query?: {
+                /** @description words to find in name, description and tags (all of them, ignoring case) */
+                q?: string;
+                /** @description language tag; en also finds en-us and en-gb */
+                language?: string;
+                gender?: "female" | "male" | "neutral";
+                age?: "young" | "middle_aged" | "old";
+                source?: "builtin" | "engine" | "clone" | "design";
+                /** @description engine card name, or espeak-ng */
+                engine?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesResult"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "create-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoicesSpec"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "import-voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoicesImportRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesRefresh"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description voice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "put-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description voice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoicesSpec"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+        };
+    };
+    "delete-voice": {
+        parameters: {
+            query?: {
+                /** @description delete only this version; 0 or absent deletes any */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description voice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "preview-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description voice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesPreview"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -2776,6 +3239,9 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiMagazineDocArticlesArticleTextGetParametersQueryDescriptionsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/magazine/{doc}/articles/{article}/text"]["get"]["parameters"]["query"]["descriptions"]> = [0, 1];
+export const pathsApiVoicesGetParametersQueryGenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices"]["get"]["parameters"]["query"]["gender"]> = ["female", "male", "neutral"];
+export const pathsApiVoicesGetParametersQueryAgeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices"]["get"]["parameters"]["query"]["age"]> = ["young", "middle_aged", "old"];
+export const pathsApiVoicesGetParametersQuerySourceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices"]["get"]["parameters"]["query"]["source"]> = ["builtin", "engine", "clone", "design"];
 export const addRegionRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Add-regionRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const bulkRegionsRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["action"]> = ["delete", "set-kind"];
 export const bulkRegionsRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
@@ -2793,3 +3259,9 @@ export const magazineRegionVisual_kindValues: ReadonlyArray<FlattenedDeepRequire
 export const recognizeInBodyEngineValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecognizeInBody"]["engine"]> = ["text-layer", "vision-primary", "vision-fallback", "tesseract"];
 export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const statusOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatusOutputBody"]["status"]> = ["running", "stopped", "restarting", "unhealthy", "not-installed"];
+export const voicesSpecAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesSpec"]["age"]> = ["young", "middle_aged", "old", ""];
+export const voicesSpecGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesSpec"]["gender"]> = ["female", "male", "neutral", ""];
+export const voicesSpecSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesSpec"]["source"]> = ["engine", "design", ""];
+export const voicesVoiceAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesVoice"]["age"]> = ["young", "middle_aged", "old", ""];
+export const voicesVoiceGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesVoice"]["gender"]> = ["female", "male", "neutral", ""];
+export const voicesVoiceSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesVoice"]["source"]> = ["builtin", "engine", "clone", "design"];

@@ -27,7 +27,10 @@ var _ voices.Store = (*Store)(nil)
 
 // schema keeps each voice as its JSON document plus the columns search
 // reads: the lower-cased haystack and name key come from the same Go
-// functions the in-memory search uses, so both agree on case folding.
+// functions the in-memory search uses, so both agree on case folding. The
+// search index covers every column a search reads, in result order: a
+// search scans it without touching the documents, and a search without
+// words reads it in order and stops at the page's end.
 const schema = `
 CREATE TABLE IF NOT EXISTS voices (
 	id       TEXT PRIMARY KEY,
@@ -41,7 +44,7 @@ CREATE TABLE IF NOT EXISTS voices (
 	engine   TEXT NOT NULL,
 	data     BLOB NOT NULL
 );
-CREATE INDEX IF NOT EXISTS voices_by_name ON voices (name_key, id);
+CREATE INDEX IF NOT EXISTS voices_search ON voices (name_key, id, language, gender, age, source, engine, haystack);
 `
 
 // Open opens (creating if needed) the library at path. busy_timeout lets a
@@ -180,31 +183,32 @@ func (s *Store) Search(ctx context.Context, q voices.Query) (voices.Result, erro
 			where, args = append(where, f.col+" = ?"), append(args, f.val)
 		}
 	}
-	order := "name_key, id"
+	rank, rankArgs := "0", []any{}
 	if len(terms) > 0 {
-		order = "CASE WHEN " + strings.Repeat("instr(name_key, ?) > 0 AND ", len(terms)-1) + "instr(name_key, ?) > 0 THEN 0 ELSE 1 END, " + order
+		rank = "CASE WHEN " + strings.Repeat("instr(name_key, ?) > 0 AND ", len(terms)-1) + "instr(name_key, ?) > 0 THEN 0 ELSE 1 END"
+		for _, t := range terms {
+			rankArgs = append(rankArgs, t)
+		}
 	}
 	cond := "1"
 	if len(where) > 0 {
 		cond = strings.Join(where, " AND ")
 	}
-	sqlText := `SELECT data, COUNT(*) OVER () FROM voices WHERE ` + cond +
-		` ORDER BY ` + order + ` LIMIT ? OFFSET ?`
-	all := append([]any{}, args...)
-	for _, t := range terms {
-		all = append(all, t)
-	}
-	all = append(all, q.Limit, q.Offset)
+	// The page's ids come from the index in order; only they are joined to
+	// their documents.
+	sqlText := `SELECT v.data FROM (SELECT id, name_key, ` + rank + ` AS rk FROM voices WHERE ` + cond +
+		` ORDER BY rk, name_key, id LIMIT ? OFFSET ?) AS p JOIN voices AS v ON v.id = p.id ORDER BY p.rk, p.name_key, p.id`
+	all := append([]any{}, rankArgs...)
+	all = append(append(all, args...), q.Limit, q.Offset)
 	rows, err := s.db.QueryContext(ctx, sqlText, all...)
 	if err != nil {
 		return voices.Result{}, fmt.Errorf("search voices: %w", err)
 	}
 	defer rows.Close()
 	var page []voices.Voice
-	total := 0
 	for rows.Next() {
 		var data []byte
-		if err := rows.Scan(&data, &total); err != nil {
+		if err := rows.Scan(&data); err != nil {
 			return voices.Result{}, fmt.Errorf("search voices: %w", err)
 		}
 		v, err := decode(data)
@@ -216,8 +220,8 @@ func (s *Store) Search(ctx context.Context, q voices.Query) (voices.Result, erro
 	if err := rows.Err(); err != nil {
 		return voices.Result{}, fmt.Errorf("search voices: %w", err)
 	}
-	if len(page) == 0 && q.Offset > 0 {
-		// Past the end no row carries the count.
+	total := len(page)
+	if q.Offset > 0 || len(page) == q.Limit {
 		if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM voices WHERE `+cond, args...).Scan(&total); err != nil {
 			return voices.Result{}, fmt.Errorf("count voices: %w", err)
 		}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTwoServeProcessesShareOneVoiceLibrary starts the built binary twice,
+// with their own data folders and instance names and one LECTERN_VOICES
+// file, and shows each sees the other's changes within a second.
+func TestTwoServeProcessesShareOneVoiceLibrary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "lectern")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	library := filepath.Join(dir, "shared-voices.db")
+	a := startBinary(t, bin, library, "a")
+	b := startBinary(t, bin, library, "b")
+
+	// Both imported espeak-ng's voices at start, into one library: each
+	// voice is there once.
+	var builtinA, builtinB struct{ Total int }
+	getJSON(t, a+"/api/voices?source=builtin&limit=1", &builtinA)
+	getJSON(t, b+"/api/voices?source=builtin&limit=1", &builtinB)
+	if builtinA.Total < 100 || builtinA.Total != builtinB.Total {
+		t.Fatalf("built-in voices: %d in a, %d in b", builtinA.Total, builtinB.Total)
+	}
+
+	send(t, "PUT", a+"/api/voices/shared-narrator", `{"name":"Shared Narrator","engine":"kokoro","engine_voice":"af_heart","tags":["calm"]}`, 201)
+	visibleWithin(t, "a voice added in a", func() bool {
+		return status(t, b+"/api/voices/shared-narrator") == 200 && total(t, b+"/api/voices?q=shared+narrator") == 1
+	})
+	send(t, "PUT", b+"/api/voices/shared-narrator", `{"name":"Shared Narrator","engine":"kokoro","engine_voice":"af_heart","tags":["gruff"],"version":1}`, 200)
+	visibleWithin(t, "b's edit", func() bool { return total(t, a+"/api/voices?q=gruff") == 1 })
+	// a's view is version 1; b's edit moved it on, so a stale edit is refused.
+	send(t, "PUT", a+"/api/voices/shared-narrator", `{"name":"Lost update","engine":"kokoro","engine_voice":"af_heart","version":1}`, 409)
+	send(t, "DELETE", a+"/api/voices/shared-narrator", "", 204)
+	visibleWithin(t, "a's delete", func() bool { return status(t, b+"/api/voices/shared-narrator") == 404 })
+}
+
+// startBinary runs `lectern serve` on a free loopback port and answers its
+// base URL; the process is stopped when the test ends.
+func startBinary(t *testing.T, bin, library, instance string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(t.TempDir(), "data-"+instance), "--instance", instance)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LECTERN_VOICES=" + library}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	addr := regexp.MustCompile(`"addr":"(127\.0\.0\.1:\d+)"`)
+	found := make(chan string, 1)
+	go func() {
+		// Reads the log to its end, so the server never blocks writing it.
+		sc := bufio.NewScanner(stderr)
+		sent := false
+		for sc.Scan() {
+			if m := addr.FindStringSubmatch(sc.Text()); m != nil && !sent {
+				found <- "http://" + m[1]
+				sent = true
+			}
+		}
+		if !sent {
+			close(found)
+		}
+	}()
+	select {
+	case base, ok := <-found:
+		if !ok {
+			t.Fatalf("instance %s exited before serving", instance)
+		}
+		return base
+	case <-time.After(60 * time.Second):
+		t.Fatalf("instance %s never logged its address", instance)
+	}
+	return ""
+}
+
+// visibleWithin polls until seen holds, failing if that takes 1 s or more.
+func visibleWithin(t *testing.T, what string, seen func() bool) {
+	t.Helper()
+	start := time.Now()
+	for !seen() {
+		if time.Since(start) >= time.Second {
+			t.Fatalf("%s was not visible in the other process within 1 s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("%s visible after %v", what, time.Since(start).Round(time.Millisecond))
+}
+
+func send(t *testing.T, method, url, body string, want int) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != want {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("%s %s: %d %s, want %d", method, url, resp.StatusCode, b, want)
+	}
+}
+
+func status(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func getJSON(t *testing.T, url string, out any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+}
+
+func total(t *testing.T, url string) int {
+	t.Helper()
+	var r struct{ Total int }
+	getJSON(t, url, &r)
+	return r.Total
+}

@@ -1,0 +1,66 @@
+package voicesapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lectern/lectern/shared/cards"
+	"github.com/lectern/lectern/shared/engines/speech"
+	"github.com/lectern/lectern/shared/voices"
+)
+
+// engineSet is the library's Engines port over this instance's engine
+// cards and the built-in espeak-ng.
+type engineSet struct {
+	cards  *cards.Service
+	espeak speech.Espeak
+	// hosted: AWS functions carry no espeak-ng.
+	hosted bool
+}
+
+var _ voices.Engines = engineSet{}
+
+func (e engineSet) Speaker(ctx context.Context, engine string) (speech.Synthesizer, error) {
+	if engine == voices.BuiltinEngine {
+		if e.hosted {
+			return nil, fmt.Errorf("%w: espeak-ng runs only in local mode; use a TTS engine card", voices.ErrNoEngine)
+		}
+		return e.espeak, nil
+	}
+	ep, err := e.endpoint(ctx, engine)
+	if err != nil {
+		return nil, err
+	}
+	return speech.NewOpenAI(speech.Config{BaseURL: ep.BaseURL, APIKey: ep.Key, Model: ep.Model, HTTPClient: ep.Client}), nil
+}
+
+func (e engineSet) CardVoices(ctx context.Context, card string) ([]string, bool, error) {
+	ep, err := e.endpoint(ctx, card)
+	if err != nil {
+		return nil, false, err
+	}
+	names, listed, err := speech.ListVoices(ctx, ep.Client, ep.BaseURL, ep.Key)
+	if err != nil || listed {
+		return names, listed, err
+	}
+	return speech.OpenAIVoices, false, nil
+}
+
+func (e engineSet) EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error) {
+	return e.espeak.VoiceTable(ctx)
+}
+
+// endpoint is a TTS card's engine; any other card, or none, cannot speak.
+func (e engineSet) endpoint(ctx context.Context, card string) (cards.Endpoint, error) {
+	ep, err := e.cards.Endpoint(ctx, card)
+	switch {
+	case errors.Is(err, cards.ErrNotFound):
+		return cards.Endpoint{}, fmt.Errorf("%w: there is no engine card %q on this instance", voices.ErrNoEngine, card)
+	case err != nil:
+		return cards.Endpoint{}, err
+	case ep.Kind != cards.KindTTS:
+		return cards.Endpoint{}, fmt.Errorf("%w: engine card %q is a %s card, not tts", voices.ErrNoEngine, card, ep.Kind)
+	}
+	return ep, nil
+}
