@@ -3162,6 +3162,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicesVoice"];
                 };
             };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
         };
     };
     "delete-voice": {

@@ -150,10 +150,17 @@ func putVoice(svc *voices.Service) httpapi.Operation {
 		OperationID: "put-voice", Method: http.MethodPut, Path: "/api/voices/{id}",
 		Summary: "Add the voice under this id (201) or edit it (200; send the version read to refuse a lost update). Built-in voices are read-only (409)",
 		Tags:    tags, MaxBodyBytes: httpapi.DefaultMaxBody,
-		// The voice schema is registered by the 200 answer of this same operation.
-		Responses: map[string]*huma.Response{"201": {Description: "Created", Content: map[string]*huma.MediaType{
-			"application/json": {Schema: &huma.Schema{Ref: "#/components/schemas/VoicesVoice"}},
-		}}},
+		// Naming one answer here keeps huma from adding the others it would:
+		// the 200 answer registers the voice schema, and errors are listed
+		// as every operation lists them.
+		Responses: map[string]*huma.Response{
+			"201": {Description: "Created", Content: map[string]*huma.MediaType{
+				"application/json": {Schema: &huma.Schema{Ref: "#/components/schemas/VoicesVoice"}},
+			}},
+			"default": {Description: "Error", Content: map[string]*huma.MediaType{
+				"application/problem+json": {Schema: &huma.Schema{Ref: "#/components/schemas/ErrorModel"}},
+			}},
+		},
 	}, func(ctx context.Context, in *PutInput) (*CreatedOutput, error) {
 		v, created, err := svc.Put(ctx, in.ID, in.Body)
 		out := &CreatedOutput{Status: http.StatusOK, Body: v}
