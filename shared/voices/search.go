@@ -148,21 +148,64 @@ func Compare(terms []string, a, b Voice) int {
 	)
 }
 
-// Search is the whole search over voices held in memory: the table adapter
-// answers with it, and it is the reference the SQLite adapter is measured
-// against. q must be normalised.
-func Search(all []Voice, q Query) Result {
-	terms := Terms(q.Text)
-	var hits []Voice
-	for _, v := range all {
-		if Matches(q, terms, v) {
-			hits = append(hits, v)
-		}
+// Search is the whole search over voices held in memory: the reference the
+// SQLite adapter is measured against. q must be normalised.
+func Search(all []Voice, q Query) Result { return NewLibrary(all).Search(q) }
+
+// Library is voices held in memory with what search compares precomputed,
+// for a process that searches the same voices many times (the table
+// adapter's cache).
+type Library struct {
+	voices []Voice
+	hay    []string // Haystack of each voice
+	names  []string // NameKey of each voice
+}
+
+// NewLibrary indexes voices for Search.
+func NewLibrary(all []Voice) *Library {
+	l := &Library{voices: all, hay: make([]string, len(all)), names: make([]string, len(all))}
+	for i, v := range all {
+		l.hay[i], l.names[i] = Haystack(v), NameKey(v)
 	}
-	slices.SortFunc(hits, func(a, b Voice) int { return Compare(terms, a, b) })
+	return l
+}
+
+// Search is a linear scan with Matches' rules, ordered as Compare orders.
+func (l *Library) Search(q Query) Result {
+	terms := Terms(q.Text)
+	type hit struct {
+		i, rank int
+	}
+	var hits []hit
+	for i, v := range l.voices {
+		if !Matches(q, nil, v) || !containsAll(l.hay[i], terms) {
+			continue
+		}
+		rank := 1
+		if containsAll(l.names[i], terms) {
+			rank = 0
+		}
+		hits = append(hits, hit{i, rank})
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), strings.Compare(l.names[a.i], l.names[b.i]), strings.Compare(l.voices[a.i].ID, l.voices[b.i].ID))
+	})
 	start := min(q.Offset, len(hits))
 	end := min(start+q.Limit, len(hits))
-	return NewResult(hits[start:end], len(hits), q.Offset)
+	page := make([]Voice, 0, end-start)
+	for _, h := range hits[start:end] {
+		page = append(page, l.voices[h.i])
+	}
+	return NewResult(page, len(hits), q.Offset)
+}
+
+func containsAll(s string, terms []string) bool {
+	for _, t := range terms {
+		if !strings.Contains(s, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // NewResult makes a page's Result from its voices, the total and its offset.

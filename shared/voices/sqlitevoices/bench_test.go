@@ -14,7 +14,7 @@ import (
 
 // BenchmarkVoiceSearch10k is issue 13's benchmark: the p99 of a search on
 // 10,000 voices in the SQLite library (target 20 ms), against the same
-// searches in a linear scan of the same records in memory (voices.Search),
+// searches in a linear scan of the same records in memory (voices.Library),
 // measured in the same run. Queries mix words, parts of words and filters.
 func BenchmarkVoiceSearch10k(b *testing.B) {
 	ctx := context.Background()
@@ -36,6 +36,9 @@ func BenchmarkVoiceSearch10k(b *testing.B) {
 	}
 	// Each round runs every query, so the p99 always rests on at least
 	// 300 searches however few rounds the benchmark time allows.
+	// The reference scans records already in memory with what it compares
+	// precomputed (the table adapter's warm cache): a hard bound to beat.
+	scan := voices.NewLibrary(lib)
 	var store, memory []time.Duration
 	for b.Loop() {
 		for _, q := range queries {
@@ -45,7 +48,7 @@ func BenchmarkVoiceSearch10k(b *testing.B) {
 			}
 			store = append(store, time.Since(start))
 			start = time.Now()
-			voices.Search(lib, q)
+			scan.Search(q)
 			memory = append(memory, time.Since(start))
 		}
 	}

@@ -33,7 +33,7 @@ type Store struct {
 
 	mu     sync.Mutex
 	rev    string // revision the cache was read at; "" when none
-	cached []voices.Voice
+	cached *voices.Library
 }
 
 var _ voices.Store = (*Store)(nil)
@@ -110,15 +110,15 @@ func (s *Store) Import(ctx context.Context, vs []voices.Voice) (int, error) {
 
 // Search runs voices.Search over the whole library.
 func (s *Store) Search(ctx context.Context, q voices.Query) (voices.Result, error) {
-	all, err := s.all(ctx)
+	lib, err := s.library(ctx)
 	if err != nil {
 		return voices.Result{}, err
 	}
-	return voices.Search(all, q), nil
+	return lib.Search(q), nil
 }
 
-// all is every voice, from the cache while the revision is unchanged.
-func (s *Store) all(ctx context.Context) ([]voices.Voice, error) {
+// library is every voice, from the cache while the revision is unchanged.
+func (s *Store) library(ctx context.Context) (*voices.Library, error) {
 	rev, err := s.revision(ctx)
 	if err != nil {
 		return nil, err
@@ -151,9 +151,10 @@ func (s *Store) all(ctx context.Context) ([]voices.Voice, error) {
 	// Cached under the revision read before listing: a write during the
 	// listing changes the revision, so the next search lists again.
 	s.mu.Lock()
-	s.rev, s.cached = rev, all
+	lib := voices.NewLibrary(all)
+	s.rev, s.cached = rev, lib
 	s.mu.Unlock()
-	return all, nil
+	return lib, nil
 }
 
 func (s *Store) revision(ctx context.Context) (string, error) {
