@@ -1,5 +1,5 @@
 // Package voicetest is the voices.Store contract: one suite every adapter
-// (SQLite, the DynamoDB voice table, another instance over HTTP) must pass,
+// (SQLite, the DynamoDB voice table) must pass,
 // so the library behaves the same whichever store holds it.
 package voicetest
 
