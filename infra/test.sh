@@ -12,8 +12,10 @@ stop_all() {
 }
 trap stop_all EXIT
 
-section() { printf '\n=== %s ===\n' "$*"; }
+# Each section header says how long the run has taken so far, so a slow
+# suite shows in the log (CI must stay under 10 minutes warm).
 started=$(date +%s)
+section() { printf '\n=== %s (at %d s) ===\n' "$*" "$(( $(date +%s) - started ))"; }
 
 # The gate that judges the Go tests is tested first: a gate that passes a
 # broken run would make everything after it meaningless.
