@@ -1,0 +1,125 @@
+// The voice library's API calls and the pure helpers of the Voices section:
+// the search as the URL hash keeps it, the query string it sends, and how a
+// voice's attributes read. Types come from the API document (voicesapi).
+import { apiUrl, authHeaders, call, problemFrom, reach, type Listed, type Schemas } from './api';
+import type { operations } from './api.gen';
+
+export type Voice = Schemas['VoicesVoice'];
+export type Preview = Schemas['VoicesPreview'];
+/** One page of a search, its items never null. */
+export type Page = Listed<Schemas['VoicesResult'], 'items'>;
+type SearchQuery = NonNullable<operations['search-voices']['parameters']['query']>;
+
+export type Gender = NonNullable<SearchQuery['gender']>;
+export type Age = NonNullable<SearchQuery['age']>;
+export type Source = NonNullable<SearchQuery['source']>;
+
+/** What the user searches for; "" is "any". */
+export type Search = {
+  q: string;
+  language: string;
+  gender: Gender | '';
+  age: Age | '';
+  source: Source | '';
+  engine: string;
+};
+
+export const NO_SEARCH: Search = { q: '', language: '', gender: '', age: '', source: '', engine: '' };
+
+export const GENDERS: readonly { id: Gender; label: string }[] = [
+  { id: 'female', label: 'Female' },
+  { id: 'male', label: 'Male' },
+  { id: 'neutral', label: 'Neutral' },
+];
+export const AGES: readonly { id: Age; label: string }[] = [
+  { id: 'young', label: 'Young' },
+  { id: 'middle_aged', label: 'Middle-aged' },
+  { id: 'old', label: 'Old' },
+];
+export const SOURCES: readonly { id: Source; label: string }[] = [
+  { id: 'builtin', label: 'Built-in' },
+  { id: 'engine', label: 'Engine' },
+  { id: 'clone', label: 'Clone' },
+  { id: 'design', label: 'Design' },
+];
+
+/** Voices a page asks for (the server allows 1–100). */
+export const PAGE_SIZE = 20;
+
+/** How long typing pauses before the search is sent. */
+export const DEBOUNCE_MS = 250;
+
+const oneOf = <T extends string>(list: readonly { id: T }[], v: string | null): T | '' =>
+  list.some((x) => x.id === v) ? (v as T) : '';
+
+/** The search a hash like #/voices/?q=english&language=en keeps; unknown values are dropped. */
+export function searchFromHash(hash: string): Search {
+  const at = hash.indexOf('?');
+  const p = new URLSearchParams(at < 0 ? '' : hash.slice(at + 1));
+  return {
+    q: p.get('q') ?? '',
+    language: p.get('language') ?? '',
+    gender: oneOf(GENDERS, p.get('gender')),
+    age: oneOf(AGES, p.get('age')),
+    source: oneOf(SOURCES, p.get('source')),
+    engine: p.get('engine') ?? '',
+  };
+}
+
+/** The search's non-empty fields as a query string, trimmed, in a fixed order. */
+export function searchParams(s: Search): URLSearchParams {
+  const p = new URLSearchParams();
+  for (const k of ['q', 'language', 'gender', 'age', 'source', 'engine'] as const satisfies readonly (keyof SearchQuery)[]) {
+    const v = s[k].trim();
+    if (v) p.set(k, v);
+  }
+  return p;
+}
+
+/** The hash that keeps a search: #/voices, or #/voices/?… (the section stays the hash's first segment). */
+export function hashFor(s: Search): string {
+  const q = searchParams(s).toString();
+  return q ? `#/voices/?${q}` : '#/voices';
+}
+
+/** The search narrows the library (something is typed or chosen). */
+export function isFiltered(s: Search): boolean {
+  return searchParams(s).toString() !== '';
+}
+
+/** Adds a page to what is shown, skipping voices already there (the library may change between pages). */
+export function appendPage(shown: readonly Voice[], page: readonly Voice[]): Voice[] {
+  const seen = new Set(shown.map((v) => v.id));
+  return [...shown, ...page.filter((v) => !seen.has(v.id))];
+}
+
+/** "English · Scottish" style: language tag and accent, whichever are known. */
+export function languageLabel(v: Pick<Voice, 'language' | 'accent'>): string {
+  return [v.language, v.accent].filter(Boolean).join(' · ') || 'language unknown';
+}
+
+/** "Female · Young"; the known parts only, "" when neither is known. */
+export function genderAgeLabel(v: Pick<Voice, 'gender' | 'age'>): string {
+  const g = GENDERS.find((x) => x.id === v.gender)?.label;
+  const a = AGES.find((x) => x.id === v.age)?.label;
+  return [g, a].filter(Boolean).join(' · ');
+}
+
+export function sourceLabel(s: Voice['source']): string {
+  return SOURCES.find((x) => x.id === s)?.label ?? s;
+}
+
+export const voicesApi = {
+  /** One page of the search, from offset. GET with a query string: call() fills path templates only. */
+  async search(s: Search, offset = 0, limit = PAGE_SIZE): Promise<Page> {
+    const p = searchParams(s);
+    p.set('limit', String(limit));
+    if (offset) p.set('offset', String(offset));
+    const resp = await reach(`${apiUrl('/api/voices', {})}?${p}`, { headers: { Accept: 'application/json', ...authHeaders() } });
+    const text = await resp.text();
+    if (!resp.ok) throw problemFrom(resp.status, text);
+    const r = JSON.parse(text) as Schemas['VoicesResult'];
+    return { ...r, items: r.items ?? [] };
+  },
+  preview: (id: string) => call('post', '/api/voices/{id}/preview', { id }),
+};
