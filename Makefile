@@ -14,9 +14,10 @@ ASL_VALIDATOR_VERSION := 4.0.0
 SCHEMATHESIS_VERSION := 4.32.5
 # Debian packages: chromium for the browser tests; tesseract (English, script
 # detection and Simplified Chinese models), espeak-ng and
-# musl-tools for the built-in engines and the static render build;
+# musl-tools for the built-in engines and the static render build; ffmpeg
+# for the speech renderer (loudness, MP3 and M4B);
 # fonts-droid-fallback draws CJK text that a PDF names but does not embed.
-SYSTEM_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim espeak-ng musl-tools poppler-utils fonts-droid-fallback
+SYSTEM_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim espeak-ng ffmpeg musl-tools poppler-utils fonts-droid-fallback
 
 export LECTERN_TOOLS
 

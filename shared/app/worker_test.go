@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/lectern/lectern/shared/blob/localfs"
+	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/features"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/jobs"
@@ -25,6 +29,7 @@ import (
 	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
+	"github.com/lectern/lectern/shared/speech/render"
 	"github.com/lectern/lectern/shared/store/bolt"
 )
 
@@ -78,7 +83,24 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The renderer speaks through a TTS card (AWS has no espeak-ng) that a
+	// local server answers as OpenAI's /v1/audio/speech would.
+	tts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "audio/wav")
+		w.Write(silentWAV(24000, 12000))
+	}))
+	defer tts.Close()
+	if _, err := d.Settings.Update(ctx, settings.Update{EngineURLAllowlist: []string{"127.0.0.1"}}); err != nil {
+		t.Fatal(err)
+	}
+	cardSvc := cards.NewService(table, d.Settings, cards.Options{Instance: "default", Hosted: true})
+	if _, err := cardSvc.Put(ctx, cards.Card{Name: "tts", Spec: cards.Spec{Kind: cards.KindTTS, BaseURL: tts.URL + "/v1"}}); err != nil {
+		t.Fatal(err)
+	}
 	payloads := map[string]func(t *testing.T) json.RawMessage{
+		render.JobKind: func(t *testing.T) json.RawMessage {
+			return json.RawMessage(`{"text":"Hello there. Goodbye.","voice_id":"v","format":"mp3","engine":"tts","engine_voice":"alloy","output":"speech/renders/w/"}`)
+		},
 		pipeline.JobKind: func(t *testing.T) json.RawMessage {
 			is, err := mag.Issues.Accept(ctx, "harbour", samplePDF())
 			if err != nil {
@@ -146,4 +168,23 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Status != magazine.IssueReady || list[0].PagesDone != 3 {
 		t.Fatalf("issues after the ingest job = %+v, %v", list, err)
 	}
+}
+
+// silentWAV is n samples of 16-bit mono silence at rate, as a WAV file.
+func silentWAV(rate, n int) []byte {
+	b := make([]byte, 44+2*n)
+	le := binary.LittleEndian
+	copy(b[0:], "RIFF")
+	le.PutUint32(b[4:], uint32(36+2*n))
+	copy(b[8:], "WAVEfmt ")
+	le.PutUint32(b[16:], 16)
+	le.PutUint16(b[20:], 1)
+	le.PutUint16(b[22:], 1)
+	le.PutUint32(b[24:], uint32(rate))
+	le.PutUint32(b[28:], uint32(2*rate))
+	le.PutUint16(b[32:], 2)
+	le.PutUint16(b[34:], 16)
+	copy(b[36:], "data")
+	le.PutUint32(b[40:], uint32(2*n))
+	return b
 }

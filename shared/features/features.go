@@ -16,11 +16,12 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/httpapi/reviewapi"
 	"github.com/lectern/lectern/shared/httpapi/settingsapi"
+	"github.com/lectern/lectern/shared/httpapi/speechapi"
 	"github.com/lectern/lectern/shared/httpapi/voicesapi"
 	"github.com/lectern/lectern/shared/platform"
 )
 
 // All is every feature's module constructor.
 func All() []platform.New {
-	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module, reviewapi.Module, voicesapi.Module}
+	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module, reviewapi.Module, voicesapi.Module, speechapi.Module}
 }

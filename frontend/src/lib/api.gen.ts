@@ -608,6 +608,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/speech/renders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render a text (or its chapters) in a library voice to MP3 or M4B with chapters, loudness-normalised, as a background job; chunks already spoken with the same engine, voice, text and speed come from the cache */
+        post: operations["start-speech-render"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/speech/renders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A render's status and progress; once it succeeded, its audio URL and every sentence's timing by chapter */
+        get: operations["get-speech-render"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/speech/renders/{id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished render's audio (redirect to a short-lived URL that serves audio/mp4 or audio/mpeg with Range support); 409 while it runs */
+        get: operations["get-speech-render-audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/version": {
         parameters: {
             query?: never;
@@ -1143,6 +1194,70 @@ export interface components {
             /** @description the new title; spaces at either end are dropped, and some other character must remain */
             title: string;
         };
+        RenderChapterTiming: {
+            /** Format: int64 */
+            end_ms: number;
+            sentences: components["schemas"]["RenderSentenceTiming"][] | null;
+            /** Format: int64 */
+            start_ms: number;
+            title: string;
+        };
+        RenderResult: {
+            /**
+             * Format: int64
+             * @description distinct chunks found in the cache, not spoken again (a chunk said twice is spoken once)
+             */
+            cached: number;
+            /**
+             * Format: int64
+             * @description engine-sized pieces of text
+             */
+            chunks: number;
+            content_type: string;
+            /** Format: int64 */
+            duration_ms: number;
+            /** Format: int64 */
+            engine_calls: number;
+            /** @description blob key of the audio */
+            key: string;
+            /** @description blob key of the sentence timings (JSON) */
+            timings_key: string;
+        };
+        RenderSentenceTiming: {
+            /** Format: int64 */
+            end_ms: number;
+            /** Format: int64 */
+            start_ms: number;
+            text: string;
+        };
+        RenderStatus: {
+            /** @description once succeeded: a short-lived URL of the audio (supports Range) */
+            audio_url?: string;
+            /** @description why the render failed, or why it is being retried */
+            error?: string;
+            format: string;
+            /** @description the render's job id */
+            id: string;
+            /** @description e.g. 12 of 40 chunks spoken */
+            message?: string;
+            /**
+             * Format: double
+             * @description 0..1: chunks spoken (or found cached) of all
+             */
+            progress: number;
+            /** @description once succeeded */
+            result?: components["schemas"]["RenderResult"];
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @description once succeeded: every sentence's start and end, by chapter */
+            timings?: components["schemas"]["RenderTimings"];
+            voice_id: string;
+        };
+        RenderTimings: {
+            chapters: components["schemas"]["RenderChapterTiming"][] | null;
+            /** Format: int64 */
+            duration_ms: number;
+        };
         ReviewArticlePatch: {
             /** @description the article's pictures (replaces the list) */
             images?: components["schemas"]["MagazineRegionRef"][] | null;
@@ -1210,6 +1325,10 @@ export interface components {
             vision_ocr_model: string;
             vision_ocr_url: string;
         };
+        SpeechapiChapterInput: {
+            text: string;
+            title?: string;
+        };
         "Split-regionRequest": {
             /**
              * Format: int64
@@ -1224,6 +1343,29 @@ export interface components {
             /** @description true when this change cleared the stored undo point (the Undo button goes away) */
             undo_cleared?: boolean;
             undo_token?: string;
+        };
+        StartInputBody: {
+            /** @description artist (author or narrator) written into the file */
+            artist?: string;
+            /** @description the text by chapter; give text or chapters */
+            chapters?: components["schemas"]["SpeechapiChapterInput"][] | null;
+            /**
+             * @description m4b: AAC in MP4 with chapters (audiobook players); mp3: MP3 with ID3 chapters
+             * @default m4b
+             * @enum {string}
+             */
+            format?: "mp3" | "m4b";
+            /**
+             * Format: double
+             * @description multiple of the normal rate, 0.25..4; 0 or absent is 1
+             */
+            speed?: number;
+            /** @description the text, as one chapter; give text or chapters */
+            text?: string;
+            /** @description title written into the file */
+            title?: string;
+            /** @description a voice of the library */
+            voice_id: string;
         };
         StatusOutputBody: {
             name: string;
@@ -2955,6 +3097,102 @@ export interface operations {
             };
         };
     };
+    "start-speech-render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartInputBody"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderStatus"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-speech-render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the render's id (its job id) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderStatus"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-speech-render-audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the render's id (its job id) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     version: {
         parameters: {
             query?: never;
@@ -3266,7 +3504,9 @@ export const magazineCleanedKindValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const magazineRegionKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionVisual_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["visual_kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const recognizeInBodyEngineValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecognizeInBody"]["engine"]> = ["text-layer", "vision-primary", "vision-fallback", "tesseract"];
+export const renderStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderStatus"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const startInputBodyFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StartInputBody"]["format"]> = ["mp3", "m4b"];
 export const statusOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatusOutputBody"]["status"]> = ["running", "stopped", "restarting", "unhealthy", "not-installed"];
 export const voicesSpecAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesSpec"]["age"]> = ["young", "middle_aged", "old", ""];
 export const voicesSpecGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesSpec"]["gender"]> = ["female", "male", "neutral", ""];

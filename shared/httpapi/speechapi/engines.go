@@ -1,0 +1,55 @@
+package speechapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/lectern/lectern/shared/cards"
+	"github.com/lectern/lectern/shared/engines/speech"
+	"github.com/lectern/lectern/shared/speech/render"
+	"github.com/lectern/lectern/shared/voices"
+)
+
+// cardConcurrency is how many calls a render makes to an engine card at
+// once: enough to keep a GPU engine busy, few enough not to be rate limited.
+const cardConcurrency = 4
+
+// engineSet is the renderer's Engines port over this instance's TTS engine
+// cards and the built-in espeak-ng.
+type engineSet struct {
+	cards  *cards.Service
+	hosted bool // AWS functions carry no espeak-ng
+}
+
+var _ render.Engines = engineSet{}
+
+func (e engineSet) Engine(ctx context.Context, engine, voice string) (render.Engine, error) {
+	if engine == voices.BuiltinEngine {
+		if e.hosted {
+			return render.Engine{}, fmt.Errorf("%w: espeak-ng runs only in local mode; use a voice of a TTS engine card", voices.ErrNoEngine)
+		}
+		// espeak-ng is a process per chunk: one per core.
+		return render.Engine{Name: engine, Voice: voice, Speaker: speech.Espeak{}, Limit: render.EspeakLimit, Concurrency: runtime.NumCPU()}, nil
+	}
+	ep, err := e.cards.Endpoint(ctx, engine)
+	switch {
+	case errors.Is(err, cards.ErrNotFound):
+		return render.Engine{}, fmt.Errorf("%w: there is no engine card %q on this instance", voices.ErrNoEngine, engine)
+	case err != nil:
+		return render.Engine{}, err
+	case ep.Kind != cards.KindTTS:
+		return render.Engine{}, fmt.Errorf("%w: engine card %q is a %s card, not tts", voices.ErrNoEngine, engine, ep.Kind)
+	}
+	return render.Engine{
+		// The cache tells engines apart by where they are and what model
+		// speaks, not only by the card's name, which a user may re-point.
+		Name:  engine + "\x00" + ep.BaseURL + "\x00" + ep.Model,
+		Voice: voice,
+		// Retries are the renderer's, which honours Retry-After.
+		Speaker:     speech.NewOpenAI(speech.Config{BaseURL: ep.BaseURL, APIKey: ep.Key, Model: ep.Model, HTTPClient: ep.Client, MaxRetries: -1}),
+		Limit:       render.OpenAILimit,
+		Concurrency: cardConcurrency,
+	}, nil
+}

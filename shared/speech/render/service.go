@@ -1,0 +1,242 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/engines/speech"
+	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/voices"
+)
+
+// JobKind is the background job that renders one text.
+const JobKind = "speech.render"
+
+// Limits of a render request. The text travels in the job's payload, which
+// jobs.MaxDocumentSize bounds.
+const (
+	MaxTextBytes = 200_000
+	MaxChapters  = 500
+	// AudioTTL is how long an audio URL the API hands out stays valid.
+	AudioTTL = time.Hour
+)
+
+// Spec is what a caller asks to have rendered.
+type Spec struct {
+	Text     string    `json:"text,omitempty" doc:"the text, as one chapter; give text or chapters"`
+	Chapters []Chapter `json:"chapters,omitempty" doc:"the text by chapter; give text or chapters"`
+	VoiceID  string    `json:"voice_id" doc:"a voice of the library"`
+	Format   string    `json:"format" doc:"mp3 or m4b"`
+	Title    string    `json:"title,omitempty" doc:"the title written into the file"`
+	Artist   string    `json:"artist,omitempty" doc:"the artist (author or narrator) written into the file"`
+	Speed    float64   `json:"speed,omitempty" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
+}
+
+// payload is a render job's payload: the spec, the voice as it was when
+// asked (engine and engine voice), and where the output goes.
+type payload struct {
+	Spec
+	Engine      string `json:"engine"`
+	EngineVoice string `json:"engine_voice"`
+	Output      string `json:"output"`
+}
+
+// Status is a render as the API shows it.
+type Status struct {
+	ID       string      `json:"id" doc:"the render's job id"`
+	Status   jobs.Status `json:"status" enum:"queued,running,succeeded,failed"`
+	Progress float64     `json:"progress" doc:"0..1: chunks spoken (or found cached) of all"`
+	Message  string      `json:"message,omitempty" doc:"e.g. 12 of 40 chunks spoken"`
+	Error    string      `json:"error,omitempty" doc:"why the render failed, or why it is being retried"`
+	Format   string      `json:"format"`
+	VoiceID  string      `json:"voice_id"`
+	Result   *Result     `json:"result,omitempty" doc:"once succeeded"`
+	AudioURL string      `json:"audio_url,omitempty" doc:"once succeeded: a short-lived URL of the audio (supports Range)"`
+	Timings  *Timings    `json:"timings,omitempty" doc:"once succeeded: every sentence's start and end, by chapter"`
+}
+
+// Engines turns a voice's engine into something that speaks.
+type Engines interface {
+	// Engine is the engine named (a card, or voices.BuiltinEngine) speaking
+	// in its voice; an engine that cannot be used answers an error matching
+	// voices.ErrNoEngine.
+	Engine(ctx context.Context, engine, voice string) (Engine, error)
+}
+
+// Voices reads the voice library (voices.Store satisfies it).
+type Voices interface {
+	Get(ctx context.Context, id string) (voices.Voice, error)
+}
+
+// Service starts renders as jobs, runs them, and reports on them.
+type Service struct {
+	renderer *Renderer
+	queue    jobs.Queue
+	voices   Voices
+	engines  Engines
+	blobs    blob.Store
+}
+
+// NewService builds the render service.
+func NewService(r *Renderer, queue jobs.Queue, library Voices, engines Engines, blobs blob.Store) *Service {
+	return &Service{renderer: r, queue: queue, voices: library, engines: engines, blobs: blobs}
+}
+
+// Chapters is the spec's text as chapters.
+func (s Spec) chapters() []Chapter {
+	if len(s.Chapters) > 0 {
+		return s.Chapters
+	}
+	return []Chapter{{Text: s.Text}}
+}
+
+// Validate reports why spec cannot be rendered, wrapping ErrInvalid.
+func (s Spec) Validate() error {
+	switch {
+	case s.Text != "" && len(s.Chapters) > 0:
+		return fmt.Errorf("%w: give text or chapters, not both", ErrInvalid)
+	case len(s.Chapters) > MaxChapters:
+		return fmt.Errorf("%w: %d chapters, at most %d", ErrInvalid, len(s.Chapters), MaxChapters)
+	case s.Format != FormatMP3 && s.Format != FormatM4B:
+		return fmt.Errorf("%w: format %q is not mp3 or m4b", ErrInvalid, s.Format)
+	case s.Speed != 0 && !(s.Speed >= speech.MinSpeed && s.Speed <= speech.MaxSpeed):
+		return fmt.Errorf("%w: speed %g is outside %g..%g", ErrInvalid, s.Speed, speech.MinSpeed, speech.MaxSpeed)
+	}
+	n, words := 0, 0
+	for i, c := range s.chapters() {
+		if !utf8.ValidString(c.Text) || !utf8.ValidString(c.Title) {
+			return fmt.Errorf("%w: chapter %d is not valid UTF-8", ErrInvalid, i+1)
+		}
+		n += len(c.Text) + len(c.Title)
+		words += len(strings.Fields(c.Text))
+	}
+	if n > MaxTextBytes {
+		return fmt.Errorf("%w: the text has %d bytes, at most %d", ErrInvalid, n, MaxTextBytes)
+	}
+	if words == 0 {
+		return fmt.Errorf("%w: the text is empty", ErrInvalid)
+	}
+	return nil
+}
+
+// Start checks spec, resolves its voice and queues the render.
+func (s *Service) Start(ctx context.Context, spec Spec) (Status, error) {
+	if err := spec.Validate(); err != nil {
+		return Status{}, err
+	}
+	v, err := s.voices.Get(ctx, spec.VoiceID)
+	if errors.Is(err, voices.ErrNotFound) {
+		return Status{}, fmt.Errorf("%w: there is no voice %q", ErrInvalid, spec.VoiceID)
+	}
+	if err != nil {
+		return Status{}, err
+	}
+	// Refuse an engine that cannot speak now, not in the job.
+	if _, err := s.engines.Engine(ctx, v.Engine, v.EngineVoice); err != nil {
+		return Status{}, err
+	}
+	p, err := json.Marshal(payload{Spec: spec, Engine: v.Engine, EngineVoice: v.EngineVoice, Output: "speech/renders/" + jobs.NewID() + "/"})
+	if err != nil {
+		return Status{}, err
+	}
+	job, err := s.queue.Enqueue(ctx, JobKind, p)
+	if err != nil {
+		return Status{}, err
+	}
+	return s.status(ctx, job)
+}
+
+// Get reports on a render. Any job of another kind is not found.
+func (s *Service) Get(ctx context.Context, id string) (Status, error) {
+	job, err := s.queue.Get(ctx, id)
+	if err != nil {
+		return Status{}, err
+	}
+	if job.Kind != JobKind {
+		return Status{}, fmt.Errorf("render %s: %w", id, jobs.ErrNotFound)
+	}
+	return s.status(ctx, job)
+}
+
+// AudioURL is a short-lived URL of a finished render's audio.
+func (s *Service) AudioURL(ctx context.Context, id string) (string, error) {
+	st, err := s.Get(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if st.AudioURL == "" {
+		return "", fmt.Errorf("%w: render %s is %s, it has no audio yet", ErrNotReady, id, st.Status)
+	}
+	return st.AudioURL, nil
+}
+
+func (s *Service) status(ctx context.Context, job jobs.Job) (Status, error) {
+	var p payload
+	if err := json.Unmarshal(job.Payload, &p); err != nil {
+		return Status{}, fmt.Errorf("render %s: payload: %w", job.ID, err)
+	}
+	st := Status{ID: job.ID, Status: job.Status, Progress: job.Progress, Message: job.Message, Error: job.Error, Format: p.Format, VoiceID: p.VoiceID}
+	if job.Status != jobs.StatusSucceeded {
+		return st, nil
+	}
+	var res Result
+	if err := json.Unmarshal(job.Result, &res); err != nil {
+		return Status{}, fmt.Errorf("render %s: result: %w", job.ID, err)
+	}
+	st.Result = &res
+	url, err := s.blobs.PresignGet(ctx, res.Key, AudioTTL)
+	if err != nil {
+		return Status{}, err
+	}
+	st.AudioURL = url
+	rc, _, err := s.blobs.Get(ctx, res.TimingsKey)
+	if err != nil {
+		return Status{}, fmt.Errorf("render %s: timings: %w", job.ID, err)
+	}
+	defer rc.Close()
+	var tm Timings
+	if err := json.NewDecoder(io.LimitReader(rc, 64<<20)).Decode(&tm); err != nil {
+		return Status{}, fmt.Errorf("render %s: timings: %w", job.ID, err)
+	}
+	st.Timings = &tm
+	return st, nil
+}
+
+// Job is the render job's handler. It is safe to run again: chunks spoken
+// by an earlier run are in the cache, so a run after a crash speaks only
+// what is missing, and the outputs are replaced whole.
+func (s *Service) Job(ctx context.Context, raw json.RawMessage, progress jobs.Reporter) (json.RawMessage, error) {
+	var p payload
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%w: payload: %v", ErrInvalid, err)
+	}
+	eng, err := s.engines.Engine(ctx, p.Engine, p.EngineVoice)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.renderer.Render(ctx, Request{
+		Engine: eng, Speed: p.Speed, Chapters: p.chapters(), Format: p.Format,
+		Title: p.Title, Artist: p.Artist, Output: p.Output,
+	}, func(ctx context.Context, done, total int) error {
+		return progress.Progress(ctx, float64(done)/float64(total), fmt.Sprintf("%d of %d chunks spoken", done, total))
+	})
+	switch {
+	case errors.Is(err, ErrBusy):
+		return nil, jobs.Transient(err)
+	case err != nil && !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrEngine) && !errors.Is(err, ErrNoFFmpeg) && !errors.Is(err, jobs.ErrSuperseded):
+		// Blob store or disk trouble: worth another run, which resumes.
+		return nil, jobs.Transient(err)
+	case err != nil:
+		return nil, err
+	}
+	return json.Marshal(res)
+}

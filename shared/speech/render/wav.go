@@ -1,0 +1,81 @@
+package render
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// pcmFormat is what a WAV file's fmt chunk says of its samples.
+type pcmFormat struct {
+	Channels   int
+	SampleRate int
+	Bits       int
+}
+
+func (f pcmFormat) bytesPerSecond() int { return f.SampleRate * f.Channels * f.Bits / 8 }
+
+// duration is how long n bytes of f's samples play.
+func (f pcmFormat) duration(n int) time.Duration {
+	return time.Duration(int64(n) * int64(time.Second) / int64(f.bytesPerSecond()))
+}
+
+// parseWAV finds the format and the samples of a PCM WAV file. A data size
+// of 0 or one past the end (engines that stream WAV cannot know it) means
+// "to the end of the file".
+func parseWAV(wav []byte) (pcmFormat, []byte, error) {
+	if len(wav) < 12 || string(wav[0:4]) != "RIFF" || string(wav[8:12]) != "WAVE" {
+		return pcmFormat{}, nil, errors.New("audio is not a WAV file")
+	}
+	le := binary.LittleEndian
+	var f pcmFormat
+	for off := 12; off+8 <= len(wav); {
+		id, size := string(wav[off:off+4]), int(le.Uint32(wav[off+4:off+8]))
+		body := wav[off+8:]
+		switch id {
+		case "fmt ":
+			if len(body) < 16 {
+				return pcmFormat{}, nil, errors.New("WAV fmt chunk is short")
+			}
+			tag := le.Uint16(body[0:2])
+			f = pcmFormat{Channels: int(le.Uint16(body[2:4])), SampleRate: int(le.Uint32(body[4:8])), Bits: int(le.Uint16(body[14:16]))}
+			// 0xFFFE is WAVE_FORMAT_EXTENSIBLE, which engines use for plain PCM too.
+			if (tag != 1 && tag != 0xFFFE) || f.Channels < 1 || f.SampleRate < 1 || f.Bits%8 != 0 || f.Bits == 0 {
+				return pcmFormat{}, nil, fmt.Errorf("WAV is not integer PCM (format %d, %d bits)", tag, f.Bits)
+			}
+		case "data":
+			if f.SampleRate == 0 {
+				return pcmFormat{}, nil, errors.New("WAV data before its fmt chunk")
+			}
+			if size == 0 || size > len(body) {
+				size = len(body)
+			}
+			frame := f.Channels * f.Bits / 8
+			return f, body[:size-size%frame], nil
+		}
+		off += 8 + size + size%2
+	}
+	return pcmFormat{}, nil, errors.New("WAV has no data chunk")
+}
+
+// writeWAVHeader writes a 44-byte header for n bytes of f's samples.
+func writeWAVHeader(w io.Writer, f pcmFormat, n int64) error {
+	le := binary.LittleEndian
+	h := make([]byte, 44)
+	copy(h[0:], "RIFF")
+	le.PutUint32(h[4:], uint32(36+n))
+	copy(h[8:], "WAVEfmt ")
+	le.PutUint32(h[16:], 16)
+	le.PutUint16(h[20:], 1)
+	le.PutUint16(h[22:], uint16(f.Channels))
+	le.PutUint32(h[24:], uint32(f.SampleRate))
+	le.PutUint32(h[28:], uint32(f.bytesPerSecond()))
+	le.PutUint16(h[32:], uint16(f.Channels*f.Bits/8))
+	le.PutUint16(h[34:], uint16(f.Bits))
+	copy(h[36:], "data")
+	le.PutUint32(h[40:], uint32(n))
+	_, err := w.Write(h)
+	return err
+}
