@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/pdf/pdftest"
 )
 
 // damaged files of the kinds readers open anyway: the structure around the
@@ -46,7 +47,10 @@ func damaged(t *testing.T, good []byte) map[string][]byte {
 // later (issue 12, honest limits).
 func TestDamagedStructureIngestsOrIsRefusedAtUpload(t *testing.T) {
 	c := newLocalApp(t)
-	good := samplePDF()
+	// One page of text keeps the seven ingests quick; the damage is around it.
+	d := &pdftest.Doc{}
+	d.AddPage(612, 792).Text(72, 72, 24, true, "Harbour Reborn").Text(72, 110, 11, false, "The pier was rebuilt over the winter.")
+	good := d.Bytes()
 	for name, data := range damaged(t, good) {
 		status, b := c.upload("damaged.pdf", data, name)
 		if status != http.StatusAccepted {
@@ -54,13 +58,14 @@ func TestDamagedStructureIngestsOrIsRefusedAtUpload(t *testing.T) {
 			continue
 		}
 		view := c.waitReady(decode[magazine.Issue](t, b).ID)
-		if view.Status != magazine.IssueReady || len(view.PageErrors) > 0 || view.PageCount != 3 {
+		if view.Status != magazine.IssueReady || len(view.PageErrors) > 0 || view.PageCount != 1 {
 			t.Errorf("%s: accepted, then ended %s with %d pages and page errors %v", name, view.Status, view.PageCount, view.PageErrors)
 		}
 	}
 	// Cut in the middle, pages are lost that no reader can know of: refused
 	// at once, with the reason. Cut in its last bytes (the end-of-file
 	// marker), the pages are whole: ingested, or refused, never half.
+	good = samplePDF()
 	half := good[:len(good)/2]
 	if status, b := c.upload("cut.pdf", half, "cut in half"); status != http.StatusUnprocessableEntity || !bytes.Contains(b, []byte("corrupt")) {
 		t.Errorf("a file cut in half: %d %s, want 422 corrupt", status, b)
