@@ -121,7 +121,7 @@ func Inspect(data []byte, lim Limits) (Info, error) {
 	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
 		return Info{}, invalid(ReasonNotPDF, 0, "the file does not start with a PDF header")
 	}
-	ctx, err := readContext(data)
+	ctx, readable, err := readContext(data)
 	var inv *InvalidInputError
 	if errors.As(err, &inv) && inv.Reason == ReasonCorrupt {
 		// pdfcpu is strict; a file MuPDF opens, repairing it if need be,
@@ -144,6 +144,11 @@ func Inspect(data []byte, lim Limits) (Info, error) {
 	})
 	if err != nil {
 		return inspectRepaired(data, lim, invalid(ReasonCorrupt, 0, "page boxes: %v", err))
+	}
+	if !readable {
+		// The page steps read the file as it is, without pdfcpu's stand-ins:
+		// every page would fail there.
+		return Info{}, invalid(ReasonCorrupt, 0, "the page tree names %d pages but none of their objects is in the file: it is damaged or cut short", ctx.PageCount)
 	}
 	info := Info{Pages: make([]PageBox, len(dims))}
 	for i, d := range dims {
@@ -203,23 +208,45 @@ func inspectRepaired(data []byte, lim Limits, refused *InvalidInputError) (Info,
 	return Info{Pages: boxes}, nil
 }
 
-func readContext(data []byte) (*model.Context, error) {
+// readContext reads and validates a PDF with pdfcpu. readable says whether
+// at least one page object is in the file as it is: pdfcpu's relaxed
+// validation stands in an empty page for a page object the file lost (a file
+// cut short keeps its page tree, the pages come later), so this is looked at
+// before validation.
+func readContext(data []byte) (ctx *model.Context, readable bool, err error) {
 	conf := model.NewDefaultConfiguration()
 	// Real magazines break small rules of the PDF spec all the time; relaxed
 	// validation still refuses files whose structure cannot be trusted.
 	conf.ValidationMode = model.ValidationRelaxed
-	var ctx *model.Context
-	err := unpanic(func() (err error) {
-		ctx, err = api.ReadAndValidate(bytes.NewReader(data), conf)
-		return err
+	err = unpanic(func() (err error) {
+		if ctx, err = api.ReadContext(bytes.NewReader(data), conf); err != nil {
+			return fmt.Errorf("read context: %w", err)
+		}
+		// As CheckPage will read it: the page count from the tree as it is.
+		readable = ctx.EnsurePageCount() == nil && anyPageReadable(ctx)
+		if err := api.ValidateContext(ctx); err != nil {
+			return fmt.Errorf("validate: %w", err)
+		}
+		return nil
 	})
 	if err != nil {
 		if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "correct password") {
-			return nil, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")
+			return nil, false, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")
 		}
-		return nil, invalid(ReasonCorrupt, 0, "%v", err)
+		return nil, false, invalid(ReasonCorrupt, 0, "%v", err)
 	}
-	return ctx, nil
+	return ctx, readable, nil
+}
+
+// anyPageReadable reports whether some page object of the page tree can be
+// read (the first that can ends the search).
+func anyPageReadable(ctx *model.Context) bool {
+	for n := 1; n <= ctx.PageCount; n++ {
+		if dict, _, _, err := ctx.PageDict(n, false); err == nil && dict != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func humanBytes(n int64) string {
