@@ -64,10 +64,7 @@ type UseAsLLMOutput struct {
 
 // Module is the engine cards feature of this instance.
 func Module(d *platform.Deps) (platform.Module, error) {
-	svc := cards.NewService(d.Table, d.Settings, cards.Options{
-		Instance: d.Config.Instance, Hosted: d.Hosted(),
-		EngineHost: d.Config.EngineHost, DockerDefault: d.Config.DockerHost,
-	})
+	svc := d.Cards()
 	return platform.Module{Name: "engines", Operations: Operations(svc)}, nil
 }
 

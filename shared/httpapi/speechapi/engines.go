@@ -2,7 +2,6 @@ package speechapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 
@@ -33,14 +32,9 @@ func (e engineSet) Engine(ctx context.Context, engine, voice string) (render.Eng
 		// espeak-ng is a process per chunk: one per core.
 		return render.Engine{Name: engine, Voice: voice, Speaker: speech.Espeak{}, Limit: render.EspeakLimit, Concurrency: runtime.NumCPU()}, nil
 	}
-	ep, err := e.cards.Endpoint(ctx, engine)
-	switch {
-	case errors.Is(err, cards.ErrNotFound):
-		return render.Engine{}, fmt.Errorf("%w: there is no engine card %q on this instance", voices.ErrNoEngine, engine)
-	case err != nil:
+	ep, err := voices.TTSCard(ctx, e.cards, engine)
+	if err != nil {
 		return render.Engine{}, err
-	case ep.Kind != cards.KindTTS:
-		return render.Engine{}, fmt.Errorf("%w: engine card %q is a %s card, not tts", voices.ErrNoEngine, engine, ep.Kind)
 	}
 	return render.Engine{
 		// The cache tells engines apart by where they are and what model

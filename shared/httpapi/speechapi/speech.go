@@ -10,7 +10,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/platform"
@@ -25,10 +24,7 @@ func Module(d *platform.Deps) (platform.Module, error) {
 		library = voices.Unconfigured{}
 	}
 	engines := engineSet{
-		cards: cards.NewService(d.Table, d.Settings, cards.Options{
-			Instance: d.Config.Instance, Hosted: d.Hosted(),
-			EngineHost: d.Config.EngineHost, DockerDefault: d.Config.DockerHost,
-		}),
+		cards:  d.Cards(),
 		hosted: d.Hosted(),
 	}
 	svc := render.NewService(render.New(d.Blobs, render.Options{}), d.Jobs, library, engines, d.Blobs)

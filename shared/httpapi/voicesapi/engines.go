@@ -2,7 +2,6 @@ package voicesapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/lectern/lectern/shared/cards"
@@ -28,7 +27,7 @@ func (e engineSet) Speaker(ctx context.Context, engine string) (speech.Synthesiz
 		}
 		return e.espeak, nil
 	}
-	ep, err := e.endpoint(ctx, engine)
+	ep, err := voices.TTSCard(ctx, e.cards, engine)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +35,7 @@ func (e engineSet) Speaker(ctx context.Context, engine string) (speech.Synthesiz
 }
 
 func (e engineSet) CardVoices(ctx context.Context, card string) ([]string, bool, error) {
-	ep, err := e.endpoint(ctx, card)
+	ep, err := voices.TTSCard(ctx, e.cards, card)
 	if err != nil {
 		return nil, false, err
 	}
@@ -49,18 +48,4 @@ func (e engineSet) CardVoices(ctx context.Context, card string) ([]string, bool,
 
 func (e engineSet) EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error) {
 	return e.espeak.VoiceTable(ctx)
-}
-
-// endpoint is a TTS card's engine; any other card, or none, cannot speak.
-func (e engineSet) endpoint(ctx context.Context, card string) (cards.Endpoint, error) {
-	ep, err := e.cards.Endpoint(ctx, card)
-	switch {
-	case errors.Is(err, cards.ErrNotFound):
-		return cards.Endpoint{}, fmt.Errorf("%w: there is no engine card %q on this instance", voices.ErrNoEngine, card)
-	case err != nil:
-		return cards.Endpoint{}, err
-	case ep.Kind != cards.KindTTS:
-		return cards.Endpoint{}, fmt.Errorf("%w: engine card %q is a %s card, not tts", voices.ErrNoEngine, card, ep.Kind)
-	}
-	return ep, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/voices"
@@ -28,10 +27,7 @@ func Module(d *platform.Deps) (platform.Module, error) {
 		library = voices.Unconfigured{}
 	}
 	engines := engineSet{
-		cards: cards.NewService(d.Table, d.Settings, cards.Options{
-			Instance: d.Config.Instance, Hosted: d.Hosted(),
-			EngineHost: d.Config.EngineHost, DockerDefault: d.Config.DockerHost,
-		}),
+		cards:  d.Cards(),
 		hosted: d.Hosted(),
 	}
 	svc := voices.NewService(library, d.Blobs, engines, d.Clock, d.Log)
