@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// TestTwoServeProcessesShareOneVoiceLibrary starts the built binary twice,
+// TestTwoServeProcessesShareOneVoiceLibrary starts lectern twice,
 // with their own data folders and instance names and one LECTERN_VOICES
 // file, and shows each sees the other's changes within a second.
 func TestTwoServeProcessesShareOneVoiceLibrary(t *testing.T) {
@@ -22,10 +22,10 @@ func TestTwoServeProcessesShareOneVoiceLibrary(t *testing.T) {
 		t.Skip("builds and starts the binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "lectern")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	// The test binary runs as lectern (TestMain, beLectern): no second build.
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
 	library := filepath.Join(dir, "shared-voices.db")
 	a := startBinary(t, bin, library, "a")
@@ -57,7 +57,7 @@ func TestTwoServeProcessesShareOneVoiceLibrary(t *testing.T) {
 func startBinary(t *testing.T, bin, library, instance string) string {
 	t.Helper()
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(t.TempDir(), "data-"+instance), "--instance", instance)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LECTERN_VOICES=" + library}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LECTERN_VOICES=" + library, beLectern + "=1"}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
