@@ -112,6 +112,11 @@ export function call<M extends Method, P extends PathWith<M>>(
   return request(method, path, params, body, {});
 }
 
+/** A GET with a query string (the document's query parameters), else as call(). */
+export function callQuery<P extends PathWith<'get'>>(path: P, params: PathParams<'get', P>, query: URLSearchParams): Promise<Answer<'get', P>> {
+  return request('get', path, params, undefined, {}, query);
+}
+
 /** call() for an edit made on a page version: it is sent as If-Match, so an
  *  edit of a page that changed since answers 409 instead of applying. */
 export function callIfMatch<M extends Method, P extends PathWith<M>>(
@@ -130,10 +135,12 @@ async function request<M extends Method, P extends PathWith<M>>(
   params: PathParams<M, P>,
   body: RequestBody<M, P> | undefined,
   extra: Record<string, string>,
+  query?: URLSearchParams,
 ): Promise<Answer<M, P>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(), ...extra };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const resp = await reach(apiUrl(path, params), {
+  const qs = query?.toString();
+  const resp = await reach(qs ? `${apiUrl(path, params)}?${qs}` : apiUrl(path, params), {
     method: method.toUpperCase(),
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),

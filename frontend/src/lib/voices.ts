@@ -1,7 +1,7 @@
 // The voice library's API calls and the pure helpers of the Voices section:
 // the search as the URL hash keeps it, the query string it sends, and how a
 // voice's attributes read. Types come from the API document (voicesapi).
-import { apiUrl, authHeaders, call, problemFrom, reach, type Listed, type Schemas } from './api';
+import { call, callQuery, type Listed, type Schemas } from './api';
 import type { operations } from './api.gen';
 
 export type Voice = Schemas['VoicesVoice'];
@@ -110,15 +110,12 @@ export function sourceLabel(s: Voice['source']): string {
 }
 
 export const voicesApi = {
-  /** One page of the search, from offset. GET with a query string: call() fills path templates only. */
+  /** One page of the search, from offset. */
   async search(s: Search, offset = 0, limit = PAGE_SIZE): Promise<Page> {
     const p = searchParams(s);
     p.set('limit', String(limit));
     if (offset) p.set('offset', String(offset));
-    const resp = await reach(`${apiUrl('/api/voices', {})}?${p}`, { headers: { Accept: 'application/json', ...authHeaders() } });
-    const text = await resp.text();
-    if (!resp.ok) throw problemFrom(resp.status, text);
-    const r = JSON.parse(text) as Schemas['VoicesResult'];
+    const r = await callQuery('/api/voices', {}, p);
     return { ...r, items: r.items ?? [] };
   },
   preview: (id: string) => call('post', '/api/voices/{id}/preview', { id }),
