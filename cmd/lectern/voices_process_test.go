@@ -19,7 +19,7 @@ import (
 // file, and shows each sees the other's changes within a second.
 func TestTwoServeProcessesShareOneVoiceLibrary(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and starts the binary")
+		t.Skip("starts two lectern processes")
 	}
 	dir := t.TempDir()
 	// The test binary runs as lectern (TestMain, beLectern): no second build.
