@@ -86,7 +86,7 @@ CGO_ENABLED=0 GOFLAGS=-tags=lambda.norpc "$VENV/bin/sam" build --build-dir "$LEC
   --cache-dir "$LECTERN_TOOLS/sam-cache" --cached 2>&1 | tail -n 5
 for fn in $(python3 -c 'import re,sys; print(" ".join(re.findall(r"^  (\w+Function):\n    Type: AWS::Serverless::Function", open("template.yaml").read(), re.M)))'); do
   test -x "$LECTERN_STATE/sam-build/$fn/bootstrap" || { echo "sam build produced no bootstrap for $fn"; exit 1; }
-  # MuPDF steps (a Makefile beside them) are static x86_64; the rest arm64.
+  # MuPDF steps and the worker (a Makefile beside them) are static x86_64; the rest arm64.
   dir=$(python3 -c 'import re,sys; m=re.search(r"^  "+sys.argv[1]+r":\n(?:    .*\n|\n)*?      CodeUri: (\S+)", open("template.yaml").read(), re.M); print(m.group(1))' "$fn")
   if [ -f "$dir/Makefile" ]; then
     file "$LECTERN_STATE/sam-build/$fn/bootstrap" | grep -q "x86-64.*statically linked" || { echo "$fn is not a static x86_64 binary"; exit 1; }
@@ -94,10 +94,28 @@ for fn in $(python3 -c 'import re,sys; print(" ".join(re.findall(r"^  (\w+Functi
     file "$LECTERN_STATE/sam-build/$fn/bootstrap" | grep -q "ARM aarch64" || { echo "$fn is not arm64"; exit 1; }
   fi
 done
-echo "sam build: every function has its bootstrap (MuPDF steps static x86_64, the rest arm64)"
+echo "sam build: every function has its bootstrap (MuPDF steps and the worker static x86_64, the rest arm64)"
 env -i "$LECTERN_STATE/sam-build/RecognizeFunction/tesseract/run" --list-langs 2>&1 | grep -qx eng \
   || { echo "RecognizeFunction's Tesseract bundle does not run on its own"; exit 1; }
 echo "sam build: RecognizeFunction carries a Tesseract that runs with an empty environment"
+# The worker's speech bundle, as the renderer uses it: espeak-ng speaks a
+# sentence, ffmpeg measures loudness and encodes it as M4B (AAC, ipod) and MP3.
+speech="$LECTERN_STATE/sam-build/WorkerFunction/speech" out="$LECTERN_STATE/speech-bundle"
+rm -rf "$out" && mkdir -p "$out"
+env -i "$speech/espeak-ng/run" -v en-us -w "$out/say.wav" "The worker speaks and encodes on its own." \
+  || { echo "WorkerFunction's espeak-ng bundle does not run on its own"; exit 1; }
+env -i "$speech/ffmpeg" -nostdin -hide_banner -loglevel error -i "$out/say.wav" \
+  -af ebur128 -c:a aac -b:a 64k -movflags +faststart -f ipod "$out/say.m4b" \
+  -af volume=1.5dB -c:a libmp3lame -b:a 64k -f mp3 "$out/say.mp3" \
+  || { echo "WorkerFunction's ffmpeg does not run on its own"; exit 1; }
+for f in say.wav say.m4b say.mp3; do
+  test -s "$out/$f" || { echo "WorkerFunction's speech bundle wrote no $f"; exit 1; }
+  if command -v ffprobe >/dev/null; then
+    d=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$out/$f")
+    awk -v d="$d" 'BEGIN{exit !(d > 0)}' || { echo "$f has no duration ($d)"; exit 1; }
+  fi
+done
+echo "sam build: WorkerFunction carries an espeak-ng and an ffmpeg that run with an empty environment (wav, m4b, mp3 of $(du -sh "$speech" | cut -f1))"
 
 section "infra: asl-validator"
 shopt -s nullglob

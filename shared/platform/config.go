@@ -47,6 +47,13 @@ type Config struct {
 	// TesseractCommand runs Tesseract; empty means "tesseract" on PATH. The
 	// Recognize Lambda points it at the bundle it carries.
 	TesseractCommand string
+	// FFmpegCommand runs ffmpeg for the speech renderer (LECTERN_FFMPEG);
+	// empty means "ffmpeg" on PATH. The Worker Lambda points it at its bundle.
+	FFmpegCommand string
+	// EspeakCommand runs espeak-ng, the built-in voice (LECTERN_ESPEAK);
+	// empty means "espeak-ng" on PATH. The Worker Lambda points it at its
+	// bundle.
+	EspeakCommand string
 
 	// EngineHost is the address engine cards without a URL assume (local
 	// mode); DockerHost the Docker endpoint cards without one use.
@@ -74,6 +81,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		QueueURL:       getenv("LECTERN_QUEUE_URL"),
 
 		TesseractCommand: getenv("LECTERN_TESSERACT"),
+		FFmpegCommand:    getenv("LECTERN_FFMPEG"),
+		EspeakCommand:    getenv("LECTERN_ESPEAK"),
 		EngineHost:       getenv("LECTERN_ENGINE_HOST"),
 		DockerHost:       getenv("LECTERN_DOCKER_HOST"),
 	}

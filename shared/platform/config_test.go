@@ -45,3 +45,17 @@ func TestFromEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestFromEnvSpeechCommands(t *testing.T) {
+	env := map[string]string{"LECTERN_FFMPEG": "/var/task/speech/ffmpeg", "LECTERN_ESPEAK": "/var/task/speech/espeak-ng/run"}
+	cfg, err := FromEnv(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.FFmpegCommand != env["LECTERN_FFMPEG"] || cfg.EspeakCommand != env["LECTERN_ESPEAK"] {
+		t.Fatalf("FFmpegCommand %q, EspeakCommand %q; want the variables' values", cfg.FFmpegCommand, cfg.EspeakCommand)
+	}
+	if cfg, _ := FromEnv(func(string) string { return "" }); cfg.FFmpegCommand != "" || cfg.EspeakCommand != "" {
+		t.Fatalf("unset variables gave FFmpegCommand %q, EspeakCommand %q; want empty (PATH)", cfg.FFmpegCommand, cfg.EspeakCommand)
+	}
+}

@@ -19,6 +19,7 @@ const cardConcurrency = 4
 // cards and the built-in espeak-ng.
 type engineSet struct {
 	cards  *cards.Service
+	espeak speech.Espeak
 	hosted bool // AWS functions carry no espeak-ng
 }
 
@@ -30,7 +31,7 @@ func (e engineSet) Engine(ctx context.Context, engine, voice string) (render.Eng
 			return render.Engine{}, fmt.Errorf("%w: espeak-ng runs only in local mode; use a voice of a TTS engine card", voices.ErrNoEngine)
 		}
 		// espeak-ng is a process per chunk: one per core.
-		return render.Engine{Name: engine, Voice: voice, Speaker: speech.Espeak{}, Limit: render.EspeakLimit, Concurrency: runtime.NumCPU()}, nil
+		return render.Engine{Name: engine, Voice: voice, Speaker: e.espeak, Limit: render.EspeakLimit, Concurrency: runtime.NumCPU()}, nil
 	}
 	ep, err := voices.TTSCard(ctx, e.cards, engine)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/platform"
@@ -25,9 +26,10 @@ func Module(d *platform.Deps) (platform.Module, error) {
 	}
 	engines := engineSet{
 		cards:  d.Cards(),
+		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
 		hosted: d.Hosted(),
 	}
-	svc := render.NewService(render.New(d.Blobs, render.Options{}), d.Jobs, library, engines, d.Blobs)
+	svc := render.NewService(render.New(d.Blobs, render.Options{FFmpeg: d.Config.FFmpegCommand}), d.Jobs, library, engines, d.Blobs)
 	return platform.Module{
 		Name:       "speech",
 		Operations: Operations(svc),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/voices"
@@ -28,6 +29,7 @@ func Module(d *platform.Deps) (platform.Module, error) {
 	}
 	engines := engineSet{
 		cards:  d.Cards(),
+		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
 		hosted: d.Hosted(),
 	}
 	svc := voices.NewService(library, d.Blobs, engines, d.Clock, d.Log)
