@@ -31,7 +31,9 @@ data=$("$bin" --version | sed -n 's/.*Data at: //p')
 
 rm -rf "$dest"
 mkdir -p "$dest/espeak-ng/bin" "$dest/espeak-ng/lib"
-unzip -p "$cache/$wheel" "$member" > "$dest/ffmpeg"
+# A wheel is a zip; python3 (which pip needs anyway) reads it.
+python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' \
+  "$cache/$wheel" "$member" > "$dest/ffmpeg"
 chmod +x "$dest/ffmpeg"
 
 cp -L "$bin" "$dest/espeak-ng/bin/espeak-ng"
