@@ -373,3 +373,44 @@ func resp(t *testing.T, srv *httptest.Server, u string) *http.Response {
 type errorReader struct{}
 
 func (errorReader) Read([]byte) (int, error) { return 0, errors.New("disk unplugged") }
+
+func TestSidecarsOfOneTypeShareAFile(t *testing.T) {
+	dir := t.TempDir()
+	s, err := localfs.New(dir, "http://127.0.0.1:1", testSecret, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := t.Context()
+	for key, ct := range map[string]string{"a/one.wav": "audio/wav", "a/two.wav": "audio/wav", "b/three.txt": "text/plain"} {
+		if err := s.Put(ctx, key, strings.NewReader(key), ct); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stat := func(key string) os.FileInfo {
+		t.Helper()
+		fi, err := os.Stat(filepath.Join(dir, "meta", filepath.FromSlash(key)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	if !os.SameFile(stat("a/one.wav"), stat("a/two.wav")) {
+		t.Error("two audio/wav objects have sidecars of their own: a new file each where a link does")
+	}
+	if os.SameFile(stat("a/one.wav"), stat("b/three.txt")) {
+		t.Fatal("objects of two content types share a sidecar")
+	}
+	// Replacing an object's type relinks its sidecar; the others keep theirs.
+	if err := s.Put(ctx, "a/two.wav", strings.NewReader("now text"), "text/plain"); err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{"a/one.wav": "audio/wav", "a/two.wav": "text/plain", "b/three.txt": "text/plain"} {
+		if info, err := s.Head(ctx, key); err != nil || info.ContentType != want {
+			t.Errorf("head %s = %q, %v; want %q", key, info.ContentType, err, want)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(entries) != 0 {
+		t.Errorf("tmp holds %d files after puts finished", len(entries))
+	}
+}

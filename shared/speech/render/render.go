@@ -48,6 +48,11 @@ const (
 	OpenAILimit = speech.MaxTextChars
 )
 
+// lookersPerSpeaker is how many cache look-ups run at once for each engine
+// call: two, so the next chunk is known to be missing by the time a
+// speaker is free even when a look-up takes a while.
+const lookersPerSpeaker = 2
+
 // cacheWriteTimeout bounds a cache write made while a render stops.
 const cacheWriteTimeout = 30 * time.Second
 
@@ -265,8 +270,8 @@ func (r *Renderer) Render(ctx context.Context, req Request, progress Progress) (
 // synthesize makes sure every chunk's audio is in the cache, speaking the
 // missing ones with at most the engine's concurrency of calls at once, and
 // answers how many were cached already and how many engine calls it made.
-// Cache writes run beside the calls, not between them, so a slow disk or
-// bucket does not leave the engine idle.
+// Cache look-ups and writes run beside the calls, not between them, so a
+// slow disk or bucket does not leave the engine idle.
 func (r *Renderer) synthesize(ctx context.Context, eng Engine, speed float64, chunks []planned, progress Progress) (cached, calls int, err error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -297,30 +302,49 @@ func (r *Renderer) synthesize(ctx context.Context, eng Engine, speed float64, ch
 		data []byte
 	}
 	work := make(chan planned)
+	// Chunks not in the cache. Unbuffered: the look-ups run at most one
+	// chunk per looker ahead of the speakers.
+	misses := make(chan planned)
 	// Room for a few chunks per speaker, so a slow write (an fsync on a
 	// busy disk) does not hold a speaker back; at about 200 KB a chunk.
 	stores := make(chan spoken, 8*workers)
-	var speakers, writers sync.WaitGroup
-	for range workers {
-		speakers.Add(1)
+	var lookers, speakers, writers sync.WaitGroup
+	// Cache look-ups run beside the calls too: a speaker that had to wait
+	// for one (a round trip to S3) before each call would idle that long.
+	for range lookersPerSpeaker * workers {
+		lookers.Add(1)
 		go func() {
-			defer speakers.Done()
+			defer lookers.Done()
 			for c := range work {
 				if ctx.Err() != nil {
 					continue
 				}
 				hit, err := r.cached(ctx, c.key)
-				if err == nil && hit {
+				switch {
+				case err != nil:
+					cancel(err)
+				case hit:
 					nCached.Add(1)
 					report()
+				default:
+					select {
+					case misses <- c:
+					case <-ctx.Done():
+					}
+				}
+			}
+		}()
+	}
+	for range workers {
+		speakers.Add(1)
+		go func() {
+			defer speakers.Done()
+			for c := range misses {
+				if ctx.Err() != nil {
 					continue
 				}
-				var audio speech.Audio
-				var n int
-				if err == nil {
-					audio, n, err = r.speak(ctx, eng, speech.Request{Text: c.Text, Voice: eng.Voice, Format: speech.FormatWAV, Speed: speed})
-					nCalls.Add(int64(n))
-				}
+				audio, n, err := r.speak(ctx, eng, speech.Request{Text: c.Text, Voice: eng.Voice, Format: speech.FormatWAV, Speed: speed})
+				nCalls.Add(int64(n))
 				if err == nil {
 					if _, _, perr := parseWAV(audio.Data); perr != nil {
 						err = fmt.Errorf("%w: engine %s: %v", ErrEngine, eng.Name, perr)
@@ -369,6 +393,8 @@ feed:
 		}
 	}
 	close(work)
+	lookers.Wait()
+	close(misses)
 	speakers.Wait()
 	close(stores)
 	writers.Wait()
