@@ -1,16 +1,25 @@
 package app
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/lectern/lectern/shared/blob/localfs"
+	"github.com/lectern/lectern/shared/engines/speech"
+	"github.com/lectern/lectern/shared/httpapi/speechapi"
+	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/speech/render"
 	"github.com/lectern/lectern/shared/voices"
 )
@@ -129,5 +138,84 @@ func TestSpeechRenderRefusesBadInput(t *testing.T) {
 		if status != http.StatusNotFound || h.Get("Content-Type") != "application/problem+json" {
 			t.Fatalf("GET %s answered %d %s: %s", path, status, h.Get("Content-Type"), b)
 		}
+	}
+}
+
+// queueSpy keeps the jobs it is given and runs none.
+type queueSpy struct {
+	mu   sync.Mutex
+	jobs []jobs.Job
+}
+
+func (q *queueSpy) Enqueue(_ context.Context, kind string, payload json.RawMessage) (jobs.Job, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	j := jobs.Job{ID: jobs.NewID(), Kind: kind, Status: jobs.StatusQueued, Payload: payload}
+	q.jobs = append(q.jobs, j)
+	return j, nil
+}
+
+func (q *queueSpy) Get(context.Context, string) (jobs.Job, error) {
+	return jobs.Job{}, jobs.ErrNotFound
+}
+
+// espeakVoices is a library of every espeak-ng voice.
+type espeakVoices struct{}
+
+func (espeakVoices) Get(_ context.Context, id string) (voices.Voice, error) {
+	return voices.Voice{ID: id, Engine: voices.BuiltinEngine, EngineVoice: "en-us"}, nil
+}
+
+func (espeakVoices) Engine(_ context.Context, engine, voice string) (render.Engine, error) {
+	return render.Engine{Name: engine, Voice: voice, Speaker: speech.Espeak{}, Limit: render.EspeakLimit}, nil
+}
+
+// TestSpeechRenderTakesANovel: through the API's own limits, a 2 MB text
+// (a long novel; a job's payload holds 256 KiB) is queued with a small
+// payload, and a text over render.MaxTextBytes is refused with a problem
+// naming the limit (past the body limit, 413), nothing queued. The jobs
+// are not run: speaking a novel takes minutes.
+func TestSpeechRenderTakesANovel(t *testing.T) {
+	blobs, err := localfs.New(t.TempDir(), "http://127.0.0.1:1", bytes.Repeat([]byte{7}, 32), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer blobs.Close()
+	queue := &queueSpy{}
+	svc := render.NewService(render.New(blobs, render.Options{}), queue, espeakVoices{}, espeakVoices{}, blobs)
+	srv := httptest.NewServer(LocalHandler("0.0.0", "", slog.New(slog.DiscardHandler), SiteParts{Static: fstest.MapFS{}}, speechapi.Operations(svc)...))
+	defer srv.Close()
+	c := &apiClient{t: t, base: srv.URL}
+	text := func(n int) string {
+		return strings.Repeat("The rain went on all night. ", n/28+1)[:n]
+	}
+
+	status, _, b := c.do("POST", "/api/speech/renders", []byte(fmt.Sprintf(`{"voice_id":"v","text":%q}`, text(2_000_000))))
+	if status != http.StatusAccepted {
+		t.Fatalf("a 2 MB text: answered %d: %.300s", status, b)
+	}
+	if len(queue.jobs) != 1 || len(queue.jobs[0].Payload) > 1024 {
+		t.Fatalf("%d jobs queued; the payload: %.300s", len(queue.jobs), queue.jobs[0].Payload)
+	}
+	for _, tc := range []struct {
+		name   string
+		body   string
+		status int
+		detail string
+	}{
+		{"one byte too long", fmt.Sprintf(`{"voice_id":"v","text":%q}`, text(render.MaxTextBytes+1)), 422, "5000000"},
+		{"too long in chapters", fmt.Sprintf(`{"voice_id":"v","chapters":[{"text":%q},{"text":%q}]}`, text(render.MaxTextBytes/2), text(render.MaxTextBytes/2+1)), 422, "at most 5000000"},
+		{"a body over the limit", fmt.Sprintf(`{"voice_id":"v","text":%q}`, text(2*render.MaxTextBytes+100<<10)), 413, "takes at most"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, h, b := c.do("POST", "/api/speech/renders", []byte(tc.body))
+			p := decode[problem](t, b)
+			if status != tc.status || h.Get("Content-Type") != "application/problem+json" || p.Status != tc.status || !strings.Contains(string(b), tc.detail) {
+				t.Fatalf("answered %d %s: %.500s", status, h.Get("Content-Type"), b)
+			}
+			if len(queue.jobs) != 1 {
+				t.Fatalf("%d jobs queued", len(queue.jobs))
+			}
+		})
 	}
 }

@@ -158,6 +158,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A background job's status, progress, message, error and result; poll with If-None-Match (304 while unchanged) */
+        get: operations["get-job"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/magazine": {
         parameters: {
             query?: never;
@@ -246,6 +263,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/magazine/{doc}/articles/{article}/describe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Describe the article's pictures that have no description (all with redo) as one background job reporting n of m; a picture that fails is recorded and the others go on. The job's result (GET /api/jobs/{id}) lists each picture's outcome: described (with the engine), empty (the engine returned no content: nothing stored), kept (the picture was edited meanwhile; the edit wins) or failed (why). */
+        post: operations["describe-article"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/magazine/{doc}/articles/{article}/text": {
         parameters: {
             query?: never;
@@ -263,6 +297,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/magazine/{doc}/describe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Describe every picture of the issue that has no description (all with redo) as one background job reporting n of m; a picture that fails is recorded and the others go on. The job's result (GET /api/jobs/{id}) lists each picture's outcome: described (with the engine), empty (the engine returned no content: nothing stored), kept (the picture was edited meanwhile; the edit wins) or failed (why). */
+        post: operations["describe-issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/magazine/{doc}/fix-order": {
         parameters: {
             query?: never;
@@ -274,6 +325,40 @@ export interface paths {
         put?: never;
         /** Fix reading order: re-read the pages' order without OCR, skipping hand-ordered pages; no page list (no body, {} or no pages) fixes the whole issue */
         post: operations["fix-reading-order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/images/{image_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set a picture's description by hand: one or two sentences; "" clears it. Text regions have none (422); with If-Match, a page changed since answers 409 */
+        patch: operations["patch-image"];
+        trace?: never;
+    };
+    "/api/magazine/{doc}/images/{image_id}/describe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Describe one picture as a background job: its stored crop goes to the vision engine (primary, then fallback) with a prompt chosen by its visual kind; the answer, one or two sentences, replaces its description. A failure of every engine fails the job with the reason. The job's result (GET /api/jobs/{id}) lists each picture's outcome: described (with the engine), empty (the engine returned no content: nothing stored), kept (the picture was edited meanwhile; the edit wins) or failed (why). */
+        post: operations["describe-image"];
         delete?: never;
         options?: never;
         head?: never;
@@ -676,6 +761,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/voice-library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Store protocol: one page of the voices a search selects, as GET /api/voices answers it */
+        get: operations["search-voice-library"];
+        put?: never;
+        /** Store protocol: add a voice record at version 1 (409 when the id is taken) */
+        post: operations["create-library-voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/voice-library/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Store protocol: add the voice records whose id is absent and answer how many; one bad record adds none */
+        post: operations["import-library-voices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/voice-library/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Store protocol: read one voice record */
+        get: operations["get-library-voice"];
+        /** Store protocol: replace the voice record whose stored version is the one sent, answering it at the next version (409 stale, 404 gone) */
+        put: operations["update-library-voice"];
+        post?: never;
+        /** Store protocol: remove a voice record, built-in ones too (409 stale, 404 gone) */
+        delete: operations["delete-library-voice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/voices": {
         parameters: {
             query?: never;
@@ -688,6 +827,57 @@ export interface paths {
         put?: never;
         /** Add a voice an engine has (source engine or design) under a new id */
         post: operations["create-voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/voices/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clone a voice from 5-60 s of the speaker (with their consent confirmed) on a TTS engine that can clone; the recording is kept with the voice */
+        post: operations["clone-voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/voices/design": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Design voices from a description: candidate voices, each with a sample to listen to (valid for an hour); save one with /api/voices/design/save */
+        post: operations["design-voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/voices/design/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keep one designed voice in the library */
+        post: operations["save-designed-voice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -807,6 +997,11 @@ export interface components {
             /** @enum {string} */
             kind: "llm" | "vision-ocr" | "vision-ocr-fallback" | "vision" | "tts" | "image" | "other";
             model?: string;
+            /**
+             * @description tts cards: openai (speech only, the default), chatterbox (Chatterbox TTS API: speech and voice cloning), elevenlabs (ElevenLabs API: speech, cloning and voice design)
+             * @enum {string}
+             */
+            voice_api?: "openai" | "chatterbox" | "elevenlabs" | "";
         };
         CardsView: {
             /** @description engine base URL; empty assumes this host's usual port (local mode only) */
@@ -827,6 +1022,11 @@ export interface components {
             url: string;
             /** @enum {string} */
             url_source: "card" | "default" | "missing";
+            /**
+             * @description tts cards: openai (speech only, the default), chatterbox (Chatterbox TTS API: speech and voice cloning), elevenlabs (ElevenLabs API: speech, cloning and voice design)
+             * @enum {string}
+             */
+            voice_api?: "openai" | "chatterbox" | "elevenlabs" | "";
         };
         CleanupOutBody: {
             changes: components["schemas"]["MagazineChange"][] | null;
@@ -839,6 +1039,14 @@ export interface components {
         "Create-articleRequest": {
             regions?: components["schemas"]["MagazineRegionRef"][] | null;
             title?: string;
+        };
+        DesignInputBody: {
+            /** @description what the voice sounds like: warm older woman, Scottish, slow */
+            description: string;
+            /** @description espeak-ng (offline: the description picks voice, variant, pitch and rate), or an elevenlabs engine card */
+            engine: string;
+            /** @description what the samples read; a standard passage when absent */
+            text?: string;
         };
         ErrorDetail: {
             /** @description Where the error occurred, e.g. 'body.items[3].tags' or 'path.thing-id' */
@@ -909,6 +1117,16 @@ export interface components {
              */
             status: "ok";
         };
+        ImageOutBody: {
+            /** @description the image id */
+            image: string;
+            region: components["schemas"]["MagazineRegion"];
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
+        };
         IssueListOutputBody: {
             issues: components["schemas"]["MagazineIssue"][] | null;
             /** @enum {string} */
@@ -939,6 +1157,32 @@ export interface components {
             /** Format: int64 */
             page: number;
             step: string;
+        };
+        JobStartedOutBody: {
+            job_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @description GET it to follow the job (status, progress, message, error, result) */
+            status_url: string;
+        };
+        JobsapiView: {
+            /** Format: date-time */
+            created: string;
+            /** @description why it failed (or, while queued again, why the last attempt did) */
+            error?: string;
+            id: string;
+            /** @description what the job does, e.g. magazine.describe */
+            kind: string;
+            /** @description what the job is doing, or how it ended */
+            message?: string;
+            /** Format: double */
+            progress: number;
+            /** @description the job's result once it succeeded; its shape depends on the kind */
+            result?: unknown;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** Format: date-time */
+            updated: string;
         };
         ListOutputBody: {
             cards: components["schemas"]["CardsView"][] | null;
@@ -1135,6 +1379,10 @@ export interface components {
             undo_cleared?: boolean;
             undo_token?: string;
         };
+        "Patch-imageRequest": {
+            /** @description one or two sentences; "" clears the description */
+            description: string;
+        };
         PresignOutputBody: {
             content_type: string;
             /** Format: date-time */
@@ -1189,6 +1437,17 @@ export interface components {
             /** @description true when this change cleared the stored undo point (the Undo button goes away) */
             undo_cleared?: boolean;
             undo_token?: string;
+        };
+        RemotevoicesImportAnswer: {
+            /**
+             * Format: int64
+             * @description voices that were absent and were added
+             */
+            created: number;
+        };
+        RemotevoicesImportRequest: {
+            /** @description voices to add where their id is absent; each is checked, and one bad voice adds none */
+            voices: components["schemas"]["VoicesVoice"][] | null;
         };
         RenameInputBody: {
             /** @description the new title; spaces at either end are dropped, and some other character must remain */
@@ -1287,6 +1546,24 @@ export interface components {
             reread?: boolean;
             text?: string;
         };
+        ReviewapiDescribeOptions: {
+            /** @description describe pictures that already have a description too (default: only those without one) */
+            redo?: boolean;
+        };
+        SaveDesignInputBody: {
+            accent?: string;
+            /** @enum {string} */
+            age?: "young" | "middle_aged" | "old" | "";
+            description?: string;
+            engine: string;
+            /** @enum {string} */
+            gender?: "female" | "male" | "neutral" | "";
+            /** @description the chosen preview's generated_id */
+            generated_id: string;
+            language?: string;
+            name: string;
+            tags?: string[] | null;
+        };
         "Set-page-orderRequest": {
             ids: string[] | null;
         };
@@ -1360,7 +1637,7 @@ export interface components {
              * @description multiple of the normal rate, 0.25..4; 0 or absent is 1
              */
             speed?: number;
-            /** @description the text, as one chapter; give text or chapters */
+            /** @description the text, as one chapter; give text or chapters (at most 5,000,000 bytes of UTF-8 in all, titles included) */
             text?: string;
             /** @description title written into the file */
             title?: string;
@@ -1405,6 +1682,30 @@ export interface components {
             confirmed: boolean;
             /** @description the statement that was confirmed */
             statement: string;
+        };
+        VoicesDesign: {
+            description: string;
+            engine: string;
+            previews: components["schemas"]["VoicesDesignPreview"][] | null;
+            /** @description what the samples read */
+            text: string;
+        };
+        VoicesDesignPreview: {
+            /** @description suggested accent */
+            accent?: string;
+            /** @enum {string} */
+            age?: "young" | "middle_aged" | "old" | "";
+            content_type: string;
+            /** @enum {string} */
+            gender?: "female" | "male" | "neutral" | "";
+            /** @description send it back to save this voice */
+            generated_id: string;
+            /** @description suggested language tag */
+            language?: string;
+            /** @description what the description was read to say (offline espeak-ng design) */
+            summary?: string;
+            /** @description the sample; valid for an hour */
+            url: string;
         };
         VoicesImportRequest: {
             /** @description a TTS engine card's name, or espeak-ng */
@@ -1870,6 +2171,41 @@ export interface operations {
             };
         };
     };
+    "get-job": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the job id an operation answered */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsapiView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "list-issues": {
         parameters: {
             query?: never;
@@ -2142,10 +2478,48 @@ export interface operations {
             };
         };
     };
+    "describe-article": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReviewapiDescribeOptions"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "article-text": {
         parameters: {
             query?: {
-                descriptions?: 0 | 1;
+                /** @description 1: each picture's description is read where the picture occurs; 0 (default): pictures are silent */
+                descriptions?: number;
             };
             header?: never;
             path: {
@@ -2163,6 +2537,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ArticleTextOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "describe-issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReviewapiDescribeOptions"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOutBody"];
                 };
             };
             /** @description Error */
@@ -2198,6 +2608,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FixOrderOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "patch-image": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                doc: string;
+                /** @description <page>-<region id>, e.g. 3-p1: the page number and the id of the picture region on it (region ids are unique per page, as in a RegionRef) */
+                image_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Patch-imageRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "describe-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+                /** @description <page>-<region id>, e.g. 3-p1: the page number and the id of the picture region on it (region ids are unique per page, as in a RegionRef) */
+                image_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOutBody"];
                 };
             };
             /** @description Error */
@@ -3227,6 +3711,214 @@ export interface operations {
             };
         };
     };
+    "search-voice-library": {
+        parameters: {
+            query?: {
+                /** @description words to find in name, description and tags (all of them, ignoring case) */
+                q?: string;
+                /** @description language tag; en also finds en-us and en-gb */
+                language?: string;
+                gender?: "female" | "male" | "neutral";
+                age?: "young" | "middle_aged" | "old";
+                source?: "builtin" | "engine" | "clone" | "design";
+                /** @description engine card name, or espeak-ng */
+                engine?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesResult"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "create-library-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoicesVoice"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "import-library-voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemotevoicesImportRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemotevoicesImportAnswer"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-library-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description voice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "update-library-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description voice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoicesVoice"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "delete-library-voice": {
+        parameters: {
+            query?: {
+                /** @description delete only this version; 0 or absent deletes any */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description voice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "search-voices": {
         parameters: {
             query?: {
@@ -3278,6 +3970,131 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VoicesSpec"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "clone-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    accent?: string;
+                    /** @enum {string} */
+                    age?: "young" | "middle_aged" | "old" | "";
+                    /**
+                     * Format: binary
+                     * @description 5-60 s of the speaker: WAV, MP3, M4A or OGG, at most 10 MiB
+                     */
+                    audio: string;
+                    /** @description true: the uploader confirms the speaker agreed to have their voice cloned */
+                    consent: boolean;
+                    /** @description who confirms */
+                    consent_by?: string;
+                    /** @description the statement confirmed; the default one when absent */
+                    consent_statement?: string;
+                    description?: string;
+                    /** @description a TTS engine card whose voice API can clone (chatterbox, elevenlabs) */
+                    engine: string;
+                    /** @enum {string} */
+                    gender?: "female" | "male" | "neutral" | "";
+                    language?: string;
+                    name: string;
+                    /** @description comma-separated tags */
+                    tags?: string;
+                    /** @description what the recording says (optional; engines that take one clone better) */
+                    transcript?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "design-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DesignInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesDesign"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "save-designed-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveDesignInputBody"];
             };
         };
         responses: {
@@ -3485,19 +4302,27 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsApiMagazineDocArticlesArticleTextGetParametersQueryDescriptionsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/magazine/{doc}/articles/{article}/text"]["get"]["parameters"]["query"]["descriptions"]> = [0, 1];
+export const pathsApiVoiceLibraryGetParametersQueryGenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voice-library"]["get"]["parameters"]["query"]["gender"]> = ["female", "male", "neutral"];
+export const pathsApiVoiceLibraryGetParametersQueryAgeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voice-library"]["get"]["parameters"]["query"]["age"]> = ["young", "middle_aged", "old"];
+export const pathsApiVoiceLibraryGetParametersQuerySourceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voice-library"]["get"]["parameters"]["query"]["source"]> = ["builtin", "engine", "clone", "design"];
 export const pathsApiVoicesGetParametersQueryGenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices"]["get"]["parameters"]["query"]["gender"]> = ["female", "male", "neutral"];
 export const pathsApiVoicesGetParametersQueryAgeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices"]["get"]["parameters"]["query"]["age"]> = ["young", "middle_aged", "old"];
 export const pathsApiVoicesGetParametersQuerySourceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices"]["get"]["parameters"]["query"]["source"]> = ["builtin", "engine", "clone", "design"];
+export const pathsApiVoicesClonePostRequestBodyContentMultipartFormDataAgeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices/clone"]["post"]["requestBody"]["content"]["multipart/form-data"]["age"]> = ["young", "middle_aged", "old", ""];
+export const pathsApiVoicesClonePostRequestBodyContentMultipartFormDataGenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices/clone"]["post"]["requestBody"]["content"]["multipart/form-data"]["gender"]> = ["female", "male", "neutral", ""];
 export const addRegionRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Add-regionRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const bulkRegionsRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["action"]> = ["delete", "set-kind"];
 export const bulkRegionsRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const cardsModelChoiceSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsModelChoice"]["source"]> = ["card", "engine", "none"];
 export const cardsSpecKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsSpec"]["kind"]> = ["llm", "vision-ocr", "vision-ocr-fallback", "vision", "tts", "image", "other"];
+export const cardsSpecVoice_apiValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsSpec"]["voice_api"]> = ["openai", "chatterbox", "elevenlabs", ""];
 export const cardsViewKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["kind"]> = ["llm", "vision-ocr", "vision-ocr-fallback", "vision", "tts", "image", "other"];
 export const cardsViewUrl_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["url_source"]> = ["card", "default", "missing"];
+export const cardsViewVoice_apiValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["voice_api"]> = ["openai", "chatterbox", "elevenlabs", ""];
 export const healthOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthOutputBody"]["status"]> = ["ok"];
 export const issueListOutputBodyUploadValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IssueListOutputBody"]["upload"]> = ["form", "presigned"];
+export const jobStartedOutBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobStartedOutBody"]["status"]> = ["queued", "running", "succeeded", "failed"];
+export const jobsapiViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobsapiView"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const magazineChangeFromValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineChange"]["from"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineChangeToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineChange"]["to"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineCleanedKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineCleaned"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
@@ -3506,8 +4331,12 @@ export const magazineRegionVisual_kindValues: ReadonlyArray<FlattenedDeepRequire
 export const recognizeInBodyEngineValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecognizeInBody"]["engine"]> = ["text-layer", "vision-primary", "vision-fallback", "tesseract"];
 export const renderStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderStatus"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const saveDesignInputBodyAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["age"]> = ["young", "middle_aged", "old", ""];
+export const saveDesignInputBodyGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["gender"]> = ["female", "male", "neutral", ""];
 export const startInputBodyFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StartInputBody"]["format"]> = ["mp3", "m4b"];
 export const statusOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatusOutputBody"]["status"]> = ["running", "stopped", "restarting", "unhealthy", "not-installed"];
+export const voicesDesignPreviewAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesDesignPreview"]["age"]> = ["young", "middle_aged", "old", ""];
+export const voicesDesignPreviewGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesDesignPreview"]["gender"]> = ["female", "male", "neutral", ""];
 export const voicesSpecAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesSpec"]["age"]> = ["young", "middle_aged", "old", ""];
 export const voicesSpecGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesSpec"]["gender"]> = ["female", "male", "neutral", ""];
 export const voicesSpecSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesSpec"]["source"]> = ["engine", "design", ""];

@@ -47,7 +47,7 @@ var tags = []string{"speech"}
 // StartInput is POST /api/speech/renders.
 type StartInput struct {
 	Body struct {
-		Text     string         `json:"text,omitempty" maxLength:"200000" doc:"the text, as one chapter; give text or chapters"`
+		Text     string         `json:"text,omitempty" maxLength:"5000000" doc:"the text, as one chapter; give text or chapters (at most 5,000,000 bytes of UTF-8 in all, titles included)"`
 		Chapters []ChapterInput `json:"chapters,omitempty" maxItems:"500" doc:"the text by chapter; give text or chapters"`
 		VoiceID  string         `json:"voice_id" pattern:"^[a-z0-9][a-z0-9._-]{0,99}$" doc:"a voice of the library"`
 		Format   string         `json:"format,omitempty" enum:"mp3,m4b" default:"m4b" doc:"m4b: AAC in MP4 with chapters (audiobook players); mp3: MP3 with ID3 chapters"`
@@ -57,10 +57,14 @@ type StartInput struct {
 	}
 }
 
+// maxStartBody bounds a start request: the longest text, twice over for
+// JSON's escapes (a newline or a quote is two bytes), and room for the rest.
+const maxStartBody = 2*render.MaxTextBytes + 64<<10
+
 // ChapterInput is one chapter of a render.
 type ChapterInput struct {
 	Title string `json:"title,omitempty" maxLength:"300"`
-	Text  string `json:"text" maxLength:"200000"`
+	Text  string `json:"text" maxLength:"5000000"`
 }
 
 // StatusOutput is a render's state.
@@ -85,7 +89,7 @@ func startRender(svc *render.Service) httpapi.Operation {
 		OperationID: "start-speech-render", Method: http.MethodPost, Path: "/api/speech/renders",
 		Summary: "Render a text (or its chapters) in a library voice to MP3 or M4B with chapters, loudness-normalised, as a background job; " +
 			"chunks already spoken with the same engine, voice, text and speed come from the cache",
-		Tags: tags, DefaultStatus: http.StatusAccepted, MaxBodyBytes: 1 << 20,
+		Tags: tags, DefaultStatus: http.StatusAccepted, MaxBodyBytes: maxStartBody,
 	}, func(ctx context.Context, in *StartInput) (*StatusOutput, error) {
 		b := in.Body
 		spec := render.Spec{Text: b.Text, VoiceID: b.VoiceID, Format: b.Format, Title: b.Title, Artist: b.Artist, Speed: b.Speed}

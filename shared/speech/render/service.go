@@ -20,10 +20,15 @@ import (
 // JobKind is the background job that renders one text.
 const JobKind = "speech.render"
 
-// Limits of a render request. The text travels in the job's payload, which
-// jobs.MaxDocumentSize bounds.
+// Limits of a render request.
 const (
-	MaxTextBytes = 200_000
+	// MaxTextBytes bounds a render's text (titles included), in UTF-8: an
+	// audiobook is a whole novel, 1 to 2 MB for most, 3.2 MB for War and
+	// Peace in English. The text is kept as a blob beside the render's
+	// output, not in the job's payload (which jobs.MaxDocumentSize bounds
+	// to 256 KiB), and 5 MB still reaches the API function in AWS, whose
+	// requests Lambda caps at 6 MB.
+	MaxTextBytes = 5_000_000
 	MaxChapters  = 500
 	// AudioTTL is how long an audio URL the API hands out stays valid.
 	AudioTTL = time.Hour
@@ -40,14 +45,21 @@ type Spec struct {
 	Speed    float64   `json:"speed,omitempty" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
 }
 
-// payload is a render job's payload: the spec, the voice as it was when
-// asked (engine and engine voice), and where the output goes.
+// payload is a render job's payload: the spec without its text, where the
+// text is (TextKey), the voice as it was when asked (engine and engine
+// voice), and where the output goes. A payload of a job queued before the
+// text moved out has the text in Spec and no TextKey.
 type payload struct {
 	Spec
+	TextKey     string `json:"text_key,omitempty"`
 	Engine      string `json:"engine"`
 	EngineVoice string `json:"engine_voice"`
 	Output      string `json:"output"`
 }
+
+// textBlob is the name, under a render's output prefix, of its chapters
+// (JSON), stored by Start and read by the job.
+const textBlob = "text.json"
 
 // Status is a render as the API shows it.
 type Status struct {
@@ -143,15 +155,49 @@ func (s *Service) Start(ctx context.Context, spec Spec) (Status, error) {
 	if _, err := s.engines.Engine(ctx, v.Engine, v.EngineVoice); err != nil {
 		return Status{}, err
 	}
-	p, err := json.Marshal(payload{Spec: spec, Engine: v.Engine, EngineVoice: v.EngineVoice, Output: "speech/renders/" + jobs.NewID() + "/"})
+	output := "speech/renders/" + jobs.NewID() + "/"
+	text, err := json.Marshal(spec.chapters())
 	if err != nil {
 		return Status{}, err
 	}
-	job, err := s.queue.Enqueue(ctx, JobKind, p)
-	if err != nil {
-		return Status{}, err
+	textKey := output + textBlob
+	if err := s.blobs.Put(ctx, textKey, bytes.NewReader(text), "application/json"); err != nil {
+		return Status{}, fmt.Errorf("store the render's text: %w", err)
 	}
-	return s.status(ctx, job)
+	bare := spec
+	bare.Text, bare.Chapters = "", nil
+	p, err := json.Marshal(payload{Spec: bare, TextKey: textKey, Engine: v.Engine, EngineVoice: v.EngineVoice, Output: output})
+	if err == nil {
+		var job jobs.Job
+		if job, err = s.queue.Enqueue(ctx, JobKind, p); err == nil {
+			return s.status(ctx, job)
+		}
+	}
+	// No job will read the text. (A failed delete leaves one orphan blob.)
+	_ = s.blobs.Delete(context.WithoutCancel(ctx), textKey)
+	return Status{}, err
+}
+
+// text reads a job's chapters: from the blob Start stored, or, in a
+// payload queued before texts moved out of payloads, from the payload.
+func (s *Service) text(ctx context.Context, p payload) ([]Chapter, error) {
+	if p.TextKey == "" {
+		return p.chapters(), nil
+	}
+	rc, _, err := s.blobs.Get(ctx, p.TextKey)
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, fmt.Errorf("%w: the render's text %s is gone", ErrInvalid, p.TextKey)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the render's text: %w", err)
+	}
+	defer rc.Close()
+	var chapters []Chapter
+	// JSON escapes at most sextuple a text's bytes (\u0001 for one byte).
+	if err := json.NewDecoder(io.LimitReader(rc, 6*MaxTextBytes+1<<20)).Decode(&chapters); err != nil {
+		return nil, fmt.Errorf("%w: the render's text %s: %v", ErrInvalid, p.TextKey, err)
+	}
+	return chapters, nil
 }
 
 // Get reports on a render. Any job of another kind is not found.
@@ -223,8 +269,15 @@ func (s *Service) Job(ctx context.Context, raw json.RawMessage, progress jobs.Re
 	if err != nil {
 		return nil, err
 	}
+	chapters, err := s.text(ctx, p)
+	if errors.Is(err, ErrInvalid) {
+		return nil, err
+	}
+	if err != nil { // blob store trouble: worth another run
+		return nil, jobs.Transient(err)
+	}
 	res, err := s.renderer.Render(ctx, Request{
-		Engine: eng, Speed: p.Speed, Chapters: p.chapters(), Format: p.Format,
+		Engine: eng, Speed: p.Speed, Chapters: chapters, Format: p.Format,
 		Title: p.Title, Artist: p.Artist, Output: p.Output,
 	}, func(ctx context.Context, done, total int) error {
 		return progress.Progress(ctx, float64(done)/float64(total), fmt.Sprintf("%d of %d chunks spoken", done, total))
