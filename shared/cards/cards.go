@@ -106,11 +106,15 @@ var (
 
 // Spec is what the user says of an engine.
 type Spec struct {
-	Kind       Kind   `json:"kind" enum:"llm,vision-ocr,vision-ocr-fallback,vision,tts,image,other"`
-	BaseURL    string `json:"base_url,omitempty" maxLength:"2048" doc:"engine base URL; empty assumes this host's usual port (local mode only)"`
-	Model      string `json:"model,omitempty" maxLength:"200"`
-	Container  string `json:"container,omitempty" maxLength:"128" doc:"Docker container name on the engine host"`
-	DockerHost string `json:"docker_host,omitempty" maxLength:"2048" doc:"Docker Engine API endpoint of the host the container runs on (http(s)://host:2375 or unix:///var/run/docker.sock)"`
+	Kind    Kind   `json:"kind" enum:"llm,vision-ocr,vision-ocr-fallback,vision,tts,image,other"`
+	BaseURL string `json:"base_url,omitempty" maxLength:"2048" doc:"engine base URL; empty assumes this host's usual port (local mode only)"`
+	Model   string `json:"model,omitempty" maxLength:"200"`
+	// VoiceAPI names the voice-management protocol a TTS engine speaks
+	// besides speech: it decides whether the engine can clone or design
+	// voices, and how. Empty is VoiceAPIOpenAI.
+	VoiceAPI   VoiceAPI `json:"voice_api,omitempty" enum:"openai,chatterbox,elevenlabs," doc:"tts cards: openai (speech only, the default), chatterbox (Chatterbox TTS API: speech and voice cloning), elevenlabs (ElevenLabs API: speech, cloning and voice design)"`
+	Container  string   `json:"container,omitempty" maxLength:"128" doc:"Docker container name on the engine host"`
+	DockerHost string   `json:"docker_host,omitempty" maxLength:"2048" doc:"Docker Engine API endpoint of the host the container runs on (http(s)://host:2375 or unix:///var/run/docker.sock)"`
 }
 
 // Card is one named engine.
@@ -155,8 +159,34 @@ func Validate(c Card) error {
 	if len(c.Model) > 200 {
 		return fmt.Errorf("model is longer than 200 characters: %w", ErrInvalid)
 	}
+	switch c.VoiceAPI {
+	case "", VoiceAPIOpenAI:
+	case VoiceAPIChatterbox, VoiceAPIElevenLabs:
+		if c.Kind != KindTTS {
+			return fmt.Errorf("voice_api %q is for tts cards, not %s: %w", c.VoiceAPI, c.Kind, ErrInvalid)
+		}
+	default:
+		return fmt.Errorf("voice_api %q is not one of openai, chatterbox, elevenlabs: %w", c.VoiceAPI, ErrInvalid)
+	}
 	return nil
 }
+
+// VoiceAPI is the protocol family of a TTS engine, beyond OpenAI speech.
+type VoiceAPI string
+
+// The voice APIs a TTS card may name.
+const (
+	// VoiceAPIOpenAI: POST /v1/audio/speech only (Kokoro-FastAPI, LocalAI,
+	// OpenedAI-Speech, OpenAI); no cloning or design.
+	VoiceAPIOpenAI VoiceAPI = "openai"
+	// VoiceAPIChatterbox: the Chatterbox TTS API server (travisvn/
+	// chatterbox-tts-api): OpenAI speech, and a voice library that clones
+	// a voice from an uploaded sample (POST /v1/voices).
+	VoiceAPIChatterbox VoiceAPI = "chatterbox"
+	// VoiceAPIElevenLabs: the ElevenLabs API (speech by voice id, instant
+	// voice cloning, voice design from a description).
+	VoiceAPIElevenLabs VoiceAPI = "elevenlabs"
+)
 
 // Options configure a Service.
 type Options struct {
@@ -418,11 +448,12 @@ func (s *Service) Connect(ctx context.Context, name string) ([]string, error) {
 // (ending in /v1), the key the server resolves, and a client that checks
 // every connection against the URL rules again.
 type Endpoint struct {
-	Kind    Kind
-	Model   string
-	BaseURL string
-	Key     string
-	Client  *http.Client
+	Kind     Kind
+	VoiceAPI VoiceAPI // empty: VoiceAPIOpenAI
+	Model    string
+	BaseURL  string
+	Key      string
+	Client   *http.Client
 }
 
 // Endpoint resolves a card for another feature's engine calls (the voice
@@ -432,7 +463,7 @@ func (s *Service) Endpoint(ctx context.Context, name string) (Endpoint, error) {
 	if err != nil {
 		return Endpoint{}, err
 	}
-	return Endpoint{Kind: c.Kind, Model: c.Model, BaseURL: base, Key: cfg.KeyFor(c.Name), Client: s.client(s.policy(cfg))}, nil
+	return Endpoint{Kind: c.Kind, VoiceAPI: c.VoiceAPI, Model: c.Model, BaseURL: base, Key: cfg.KeyFor(c.Name), Client: s.client(s.policy(cfg))}, nil
 }
 
 // target is a card with its settings and the checked, normalised base URL.

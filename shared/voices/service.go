@@ -22,6 +22,12 @@ type Engines interface {
 	CardVoices(ctx context.Context, card string) (names []string, listed bool, err error)
 	// EspeakVoices lists espeak-ng's voices.
 	EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error)
+	// Cloner is the clone call of an engine; one without is an error
+	// wrapping ErrCannotClone that names the engine.
+	Cloner(ctx context.Context, engine string) (Cloner, error)
+	// Designer is the design call of an engine (BuiltinEngine designs
+	// offline); one without is an error wrapping ErrCannotDesign.
+	Designer(ctx context.Context, engine string) (Designer, error)
 }
 
 // PreviewTTL is how long a preview's URL plays.

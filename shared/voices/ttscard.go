@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lectern/lectern/shared/cards"
+	"github.com/lectern/lectern/shared/engines/speech"
 )
 
 // TTSCard is the engine of a TTS engine card; any other card, or none,
@@ -21,4 +22,55 @@ func TTSCard(ctx context.Context, c *cards.Service, card string) (cards.Endpoint
 		return cards.Endpoint{}, fmt.Errorf("%w: engine card %q is a %s card, not tts", ErrNoEngine, card, ep.Kind)
 	}
 	return ep, nil
+}
+
+// CardSpeaker is the synthesizer of a TTS card's engine, by the protocol
+// its card names; maxRetries as speech.Config's (-1: the caller retries).
+func CardSpeaker(ep cards.Endpoint, maxRetries int) speech.Synthesizer {
+	if ep.VoiceAPI == cards.VoiceAPIElevenLabs {
+		return speech.ElevenLabs{BaseURL: ep.BaseURL, Key: ep.Key, Model: ep.Model, Client: ep.Client}
+	}
+	return speech.NewOpenAI(speech.Config{BaseURL: ep.BaseURL, APIKey: ep.Key, Model: ep.Model, HTTPClient: ep.Client, MaxRetries: maxRetries})
+}
+
+// CardCloner is the clone call of a TTS card's engine.
+func CardCloner(ep cards.Endpoint, card string) (Cloner, error) {
+	switch ep.VoiceAPI {
+	case cards.VoiceAPIChatterbox:
+		return speech.Chatterbox{BaseURL: ep.BaseURL, Key: ep.Key, Client: ep.Client}, nil
+	case cards.VoiceAPIElevenLabs:
+		return speech.ElevenLabs{BaseURL: ep.BaseURL, Key: ep.Key, Model: ep.Model, Client: ep.Client}, nil
+	}
+	return nil, fmt.Errorf("%w: engine %s speaks the OpenAI speech API only; set its card's voice API to chatterbox or elevenlabs if the engine is one of those", ErrCannotClone, card)
+}
+
+// CardDesigner is the design call of a TTS card's engine.
+func CardDesigner(ep cards.Endpoint, card string) (Designer, error) {
+	if ep.VoiceAPI == cards.VoiceAPIElevenLabs {
+		return elevenLabsDesigner{speech.ElevenLabs{BaseURL: ep.BaseURL, Key: ep.Key, Model: ep.Model, Client: ep.Client}}, nil
+	}
+	api := ep.VoiceAPI
+	if api == "" {
+		api = cards.VoiceAPIOpenAI
+	}
+	return nil, fmt.Errorf("%w: engine %s (voice API %s) has no design call; design with espeak-ng offline, or with an elevenlabs engine", ErrCannotDesign, card, api)
+}
+
+// elevenLabsDesigner adapts the ElevenLabs client to Designer.
+type elevenLabsDesigner struct{ api speech.ElevenLabs }
+
+func (d elevenLabsDesigner) Design(ctx context.Context, description, text string) ([]Candidate, error) {
+	samples, err := d.api.Design(ctx, description, text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Candidate, len(samples))
+	for i, s := range samples {
+		out[i] = Candidate{GeneratedID: s.GeneratedID, Audio: s.Audio}
+	}
+	return out, nil
+}
+
+func (d elevenLabsDesigner) Save(ctx context.Context, generatedID, name, description string) (string, error) {
+	return d.api.SaveDesign(ctx, generatedID, name, description)
 }

@@ -67,18 +67,23 @@ func (e Espeak) Speak(ctx context.Context, req Request) (Audio, error) {
 	if req.format() != FormatWAV {
 		return Audio{}, fmt.Errorf("%w: espeak-ng only produces wav, not %s", ErrInvalid, req.Format)
 	}
-	voice := strings.TrimSpace(req.Voice)
-	if voice == "" {
-		voice = DefaultEspeakVoice
+	spec, err := ParseEspeakSpec(req.Voice)
+	if err != nil {
+		return Audio{}, err
 	}
-	if !isEspeakVoice(voice) {
-		return Audio{}, fmt.Errorf("%w: %q is not an espeak-ng voice name", ErrInvalid, voice)
+	voice := spec.Voice
+	rate := 1.0
+	if spec.Rate != 0 {
+		rate = float64(spec.Rate) / 100
 	}
-	wpm := int(math.Round(espeakWordsPerMinute * req.speed()))
+	wpm := int(math.Round(espeakWordsPerMinute * req.speed() * rate))
 	// -b 1: the text is UTF-8. --stdin: read all of standard input at once
 	// rather than line by line, so newlines do not split the speech.
-	stdout, stderr, err := e.run(ctx, strings.NewReader(req.Text),
-		"-v", voice, "-s", strconv.Itoa(wpm), "-b", "1", "--stdout", "--stdin")
+	args := []string{"-v", voice, "-s", strconv.Itoa(wpm), "-b", "1", "--stdout", "--stdin"}
+	if spec.Pitch >= 0 {
+		args = append(args, "-p", strconv.Itoa(spec.Pitch))
+	}
+	stdout, stderr, err := e.run(ctx, strings.NewReader(req.Text), args...)
 	if err != nil {
 		if strings.Contains(stderr, "voice does not exist") {
 			return Audio{}, fmt.Errorf("%w: espeak-ng has no voice %q", ErrInvalid, voice)

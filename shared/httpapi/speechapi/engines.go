@@ -43,7 +43,7 @@ func (e engineSet) Engine(ctx context.Context, engine, voice string) (render.Eng
 		Name:  engine + "\x00" + ep.BaseURL + "\x00" + ep.Model,
 		Voice: voice,
 		// Retries are the renderer's, which honours Retry-After.
-		Speaker:     speech.NewOpenAI(speech.Config{BaseURL: ep.BaseURL, APIKey: ep.Key, Model: ep.Model, HTTPClient: ep.Client, MaxRetries: -1}),
+		Speaker:     voices.CardSpeaker(ep, -1),
 		Limit:       render.OpenAILimit,
 		Concurrency: cardConcurrency,
 	}, nil

@@ -31,13 +31,43 @@ func (e engineSet) Speaker(ctx context.Context, engine string) (speech.Synthesiz
 	if err != nil {
 		return nil, err
 	}
-	return speech.NewOpenAI(speech.Config{BaseURL: ep.BaseURL, APIKey: ep.Key, Model: ep.Model, HTTPClient: ep.Client}), nil
+	return voices.CardSpeaker(ep, 0), nil
+}
+
+func (e engineSet) Cloner(ctx context.Context, engine string) (voices.Cloner, error) {
+	if engine == voices.BuiltinEngine {
+		return nil, fmt.Errorf("%w: espeak-ng is a formant synthesizer and cannot imitate a recording; clone on a chatterbox or elevenlabs engine card", voices.ErrCannotClone)
+	}
+	ep, err := voices.TTSCard(ctx, e.cards, engine)
+	if err != nil {
+		return nil, err
+	}
+	return voices.CardCloner(ep, engine)
+}
+
+func (e engineSet) Designer(ctx context.Context, engine string) (voices.Designer, error) {
+	if engine == voices.BuiltinEngine {
+		speaker, err := e.Speaker(ctx, engine)
+		if err != nil {
+			return nil, err
+		}
+		return voices.EspeakDesigner{Speaker: speaker}, nil
+	}
+	ep, err := voices.TTSCard(ctx, e.cards, engine)
+	if err != nil {
+		return nil, err
+	}
+	return voices.CardDesigner(ep, engine)
 }
 
 func (e engineSet) CardVoices(ctx context.Context, card string) ([]string, bool, error) {
 	ep, err := voices.TTSCard(ctx, e.cards, card)
 	if err != nil {
 		return nil, false, err
+	}
+	if ep.VoiceAPI == cards.VoiceAPIElevenLabs {
+		names, err := speech.ElevenLabs{BaseURL: ep.BaseURL, Key: ep.Key, Client: ep.Client}.Voices(ctx)
+		return names, true, err
 	}
 	names, listed, err := speech.ListVoices(ctx, ep.Client, ep.BaseURL, ep.Key)
 	if err != nil || listed {

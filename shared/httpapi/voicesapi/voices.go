@@ -50,7 +50,7 @@ func Module(d *platform.Deps) (platform.Module, error) {
 func Operations(svc *voices.Service) []httpapi.Operation {
 	return []httpapi.Operation{
 		searchVoices(svc), createVoice(svc), getVoice(svc), putVoice(svc), deleteVoice(svc),
-		previewVoice(svc), importVoices(svc),
+		previewVoice(svc), importVoices(svc), cloneVoice(svc), designVoice(svc), saveDesign(svc),
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/blob/localfs"
 	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/engines/speech"
@@ -37,6 +38,8 @@ type rig struct {
 	store   *sqlitevoices.Store
 	svc     *voices.Service
 	cards   *cards.Service
+	keys    *settings.Service
+	blobs   blob.Store
 	espeaks func() int // espeak-ng runs that spoke (not --voices)
 	engine  *fakeEngine
 }
@@ -75,7 +78,8 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cardSvc := cards.NewService(table, settings.NewService(table, "default"), cards.Options{Instance: "default"})
+	keys := settings.NewService(table, "default")
+	cardSvc := cards.NewService(table, keys, cards.Options{Instance: "default"})
 	engines := engineSet{cards: cardSvc, espeak: speech.Espeak{Command: wrapper}}
 	svc := voices.NewService(store, blobs, engines, time.Now, log)
 
@@ -83,7 +87,7 @@ func newRig(t *testing.T) *rig {
 	httpapi.New(mux, "test", log, Operations(svc)...)
 	mux.Handle("/blobs/", blobs.Handler())
 	handler = mux
-	r := &rig{base: srv.URL, store: store, svc: svc, cards: cardSvc, engine: newFakeEngine(t)}
+	r := &rig{base: srv.URL, store: store, svc: svc, cards: cardSvc, keys: keys, blobs: blobs, engine: newFakeEngine(t)}
 	r.espeaks = func() int {
 		b, _ := os.ReadFile(runs)
 		return strings.Count(string(b), "run")
