@@ -127,6 +127,27 @@ export async function ingest(base, name, pdf) {
   return issue;
 }
 
+/** A WAV of seconds of a quiet 440 Hz tone: 8 kHz, 8-bit mono PCM. */
+export function toneWAV(seconds) {
+  const rate = 8000;
+  const n = Math.round(rate * seconds);
+  const b = Buffer.alloc(44 + n);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + n, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20); // PCM
+  b.writeUInt16LE(1, 22); // mono
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate, 28);
+  b.writeUInt16LE(1, 32);
+  b.writeUInt16LE(8, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(n, 40);
+  for (let i = 0; i < n; i++) b[44 + i] = 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / rate));
+  return b;
+}
+
 /** Where tests keep screenshots and other artifacts (E2E_ARTIFACTS, or e2e/artifacts). */
 export const artifacts = resolve(process.env.E2E_ARTIFACTS ?? join(here, 'artifacts'));
 mkdirSync(artifacts, { recursive: true });

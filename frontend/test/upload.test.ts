@@ -1,34 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { uploadIssue } from '../src/lib/magazine';
-
-// A stand-in XMLHttpRequest recording what the upload sends.
-class FakeXHR {
-  static sent: { method: string; url: string; headers: Record<string, string>; body: unknown }[] = [];
-  status = 200;
-  responseText = '';
-  upload: { onprogress?: (e: { lengthComputable: boolean; loaded: number; total: number }) => void } = {};
-  onload?: () => void;
-  onerror?: () => void;
-  private req = { method: '', url: '', headers: {} as Record<string, string>, body: undefined as unknown };
-  open(method: string, url: string) {
-    this.req.method = method;
-    this.req.url = url;
-  }
-  setRequestHeader(k: string, v: string) {
-    this.req.headers[k] = v;
-  }
-  send(body: unknown) {
-    this.req.body = body;
-    FakeXHR.sent.push(this.req);
-    this.upload.onprogress?.({ lengthComputable: true, loaded: 5, total: 10 });
-    this.responseText = '{"id":"abcdefgh12","title":"t","status":"processing"}';
-    this.onload?.();
-  }
-}
+import { FakeXHR } from './fakexhr';
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  FakeXHR.sent = [];
+  FakeXHR.reset();
 });
 
 describe('upload', () => {
@@ -50,7 +26,7 @@ describe('upload', () => {
     expect(FakeXHR.sent).toHaveLength(1);
     expect(FakeXHR.sent[0]).toMatchObject({ method: 'PUT', url: 'https://uploads.s3.example/uploads/abcdefgh12.pdf?X-Amz-Signature=x', headers: { 'Content-Type': 'application/pdf' }, body: pdf });
     expect(FakeXHR.sent[0].headers).not.toHaveProperty('Authorization');
-    expect(progress).toEqual([0.5]);
+    expect(progress).toEqual([0.25, 1]);
   });
 
   it('locally posts the PDF as a form', async () => {

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { check, cleanups, freePort, getJSON, test } from '../harness.mjs';
+import { check, cleanups, freePort, getJSON, test, toneWAV } from '../harness.mjs';
 
 const frontend = new URL('../../', import.meta.url).pathname;
 
@@ -23,30 +23,12 @@ async function showing(page, n) {
   );
 }
 
-/** A WAV of seconds of a quiet tone: 8 kHz, 8-bit mono, as a data: URL (seekable without a server). */
-function toneWAV(seconds) {
-  const rate = 8000;
-  const n = rate * seconds;
-  const b = Buffer.alloc(44 + n);
-  b.write('RIFF', 0);
-  b.writeUInt32LE(36 + n, 4);
-  b.write('WAVEfmt ', 8);
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20); // PCM
-  b.writeUInt16LE(1, 22); // mono
-  b.writeUInt32LE(rate, 24);
-  b.writeUInt32LE(rate, 28);
-  b.writeUInt16LE(1, 32);
-  b.writeUInt16LE(8, 34);
-  b.write('data', 36);
-  b.writeUInt32LE(n, 40);
-  for (let i = 0; i < n; i++) b[44 + i] = 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / rate));
-  return `data:audio/wav;base64,${b.toString('base64')}`;
-}
+/** A WAV of seconds of a quiet tone as a data: URL (seekable without a server). */
+const toneURL = (seconds) => `data:audio/wav;base64,${toneWAV(seconds).toString('base64')}`;
 
 /**
  * The real AudioPlayer.svelte, compiled by Vite's dev server, alone on a page
- * with the given props: the renderer does not serve chaptered audio yet.
+ * with the given props: exact timings over a tone (65-voice-create plays a real render).
  */
 async function playerPage(props) {
   const { createServer } = await import('vite');
@@ -249,7 +231,7 @@ export default async function ({ server, browser }) {
 
   await test('player: chapters jump, the spoken sentence is highlighted as it plays, a sentence click seeks', async () => {
     const url = await playerPage({
-      src: toneWAV(6),
+      src: toneURL(6),
       label: 'Test player',
       // Out of order on purpose: the player lists them in time order.
       chapters: [{ title: 'Three', start_ms: 4000 }, { title: 'One', start_ms: 0 }, { title: 'Two', start_ms: 2000 }],

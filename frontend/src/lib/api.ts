@@ -173,6 +173,32 @@ export async function reach(url: string, init: RequestInit): Promise<Response> {
   return resp;
 }
 
+/** One request with upload progress (XMLHttpRequest: fetch cannot report
+ *  it), told to the connection banner as reach() tells it; onProgress gets
+ *  the share sent (0..1), and 1 once the whole body is sent. A failure
+ *  throws ApiError with the problem body (status 0: no answer). */
+export function sendWithProgress(method: string, url: string, body: Blob | FormData, headers: Record<string, string>, onProgress: (sent: number) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.upload.onload = () => onProgress(1);
+    xhr.onload = () => {
+      sawAnswer();
+      if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.responseText);
+      else reject(problemFrom(xhr.status, xhr.responseText));
+    };
+    xhr.onerror = () => {
+      sawNoAnswer();
+      reject(new ApiError(0, { title: 'Server unreachable', detail: 'The upload did not reach the server.' }));
+    };
+    xhr.send(body);
+  });
+}
+
 /** What to show for a failure: one short sentence, and the details (status,
  *  every message of the problem body) for a "Details" disclosure. */
 export function explain(e: unknown): { short: string; details: string[] } {

@@ -19,6 +19,35 @@ export type Spec = Schemas['CardsSpec'];
 export type CardView = Schemas['CardsView'];
 export type ContainerStatus = Schemas['StatusOutputBody']['status'];
 
+/** A TTS card's voice protocol; "" (unset) is openai. */
+export type VoiceAPI = Exclude<NonNullable<Spec['voice_api']>, ''>;
+
+/** Every voice API with its label and what it can do, in the order the form offers them. */
+export const VOICE_APIS: readonly { id: VoiceAPI; label: string; clone: boolean; design: boolean }[] = [
+  { id: 'openai', label: 'OpenAI speech only', clone: false, design: false },
+  { id: 'chatterbox', label: 'Chatterbox (clone)', clone: true, design: false },
+  { id: 'elevenlabs', label: 'ElevenLabs (clone, design)', clone: true, design: true },
+];
+
+/** The voice API of a card: its own, else openai (the server's default). */
+export function voiceAPIOf(c: Pick<Spec, 'voice_api'>): VoiceAPI {
+  return c.voice_api || 'openai';
+}
+
+/** The voice API's entry of VOICE_APIS (openai for anything unknown). */
+export function voiceAPIInfo(c: Pick<Spec, 'voice_api'>): (typeof VOICE_APIS)[number] {
+  return VOICE_APIS.find((a) => a.id === voiceAPIOf(c)) ?? VOICE_APIS[0];
+}
+
+/** The PUT body that saves a card with changes: every field the card has is
+ *  sent back (a PUT replaces the card), voice_api too for TTS cards. */
+export function specOf(c: Spec, changes: Partial<Spec> = {}): Spec {
+  const s = { ...c, ...changes };
+  const spec: Spec = { kind: s.kind, base_url: s.base_url ?? '', model: s.model ?? '', container: s.container ?? '', docker_host: s.docker_host ?? '' };
+  if (s.kind === 'tts') spec.voice_api = voiceAPIOf(s);
+  return spec;
+}
+
 const card = '/api/engines/{name}';
 
 export const enginesApi = {

@@ -1,9 +1,8 @@
 // Magazine API calls and the pure helpers the Magazine section draws with.
 // Types come from the API document (api.gen.ts): shared/magazine, shared/issues
 // and magazineapi as the server describes them.
-import { ApiError, apiUrl, authHeaders, call, problemFrom, reach, type Answer, type Listed, type PathParams, type PathWith, type Schemas } from './api';
+import { apiUrl, authHeaders, call, problemFrom, reach, sendWithProgress, type Answer, type Listed, type PathParams, type PathWith, type Schemas } from './api';
 import { magazineRegionKindValues } from './api.gen';
-import { sawAnswer, sawNoAnswer } from './connection.svelte';
 
 export type Issue = Schemas['MagazineIssue'];
 export type PageError = Schemas['MagazinePageError'];
@@ -62,36 +61,14 @@ export async function uploadIssue(method: UploadMethod, file: Blob, name: string
       size: file.size,
       title: title.trim() || undefined,
     });
-    await send(grant.method, grant.upload_url, file, { 'Content-Type': grant.content_type }, onProgress);
+    await sendWithProgress(grant.method, grant.upload_url, file, { 'Content-Type': grant.content_type }, onProgress);
     return grant.issue;
   }
   const form = new FormData();
   form.append('file', new File([file], name, { type: 'application/pdf' }));
   if (title.trim()) form.append('title', title.trim());
-  const text = await send('POST', apiUrl('/api/magazine', {}), form, { ...authHeaders(), Accept: 'application/json' }, onProgress);
+  const text = await sendWithProgress('POST', apiUrl('/api/magazine', {}), form, { ...authHeaders(), Accept: 'application/json' }, onProgress);
   return JSON.parse(text) as Answer<'post', '/api/magazine'>;
-}
-
-/** One request with upload progress (XMLHttpRequest: fetch cannot report it). */
-function send(method: string, url: string, body: Blob | FormData, headers: Record<string, string>, onProgress: (sent: number) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open(method, url);
-    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(e.loaded / e.total);
-    };
-    xhr.onload = () => {
-      sawAnswer();
-      if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.responseText);
-      else reject(problemFrom(xhr.status, xhr.responseText));
-    };
-    xhr.onerror = () => {
-      sawNoAnswer();
-      reject(new ApiError(0, { title: 'Server unreachable', detail: 'The upload did not reach the server.' }));
-    };
-    xhr.send(body);
-  });
 }
 
 /** Progress of an issue for the bar: pages finished of the total and the step shown. */

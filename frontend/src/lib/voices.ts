@@ -1,11 +1,18 @@
 // The voice library's API calls and the pure helpers of the Voices section:
 // the search as the URL hash keeps it, the query string it sends, and how a
 // voice's attributes read. Types come from the API document (voicesapi).
-import { call, callQuery, type Listed, type Schemas } from './api';
-import type { operations } from './api.gen';
+import { apiUrl, authHeaders, call, callQuery, sendWithProgress, type Listed, type Schemas } from './api';
+import type { operations, paths } from './api.gen';
+import { voiceAPIInfo, type CardView } from './engines';
 
 export type Voice = Schemas['VoicesVoice'];
 export type Preview = Schemas['VoicesPreview'];
+/** A design's candidates, its preview list never null. */
+export type Design = Listed<Schemas['VoicesDesign'], 'previews'>;
+export type DesignCandidate = Schemas['VoicesDesignPreview'];
+export type SaveDesign = Schemas['SaveDesignInputBody'];
+/** POST /api/voices/clone's form fields but the recording, as the API document has them. */
+export type CloneFields = Omit<paths['/api/voices/clone']['post']['requestBody'] extends { content: { 'multipart/form-data': infer F } } | undefined ? F : never, 'audio'>;
 /** One page of a search, its items never null. */
 export type Page = Listed<Schemas['VoicesResult'], 'items'>;
 type SearchQuery = NonNullable<operations['search-voices']['parameters']['query']>;
@@ -119,4 +126,65 @@ export const voicesApi = {
     return { ...r, items: r.items ?? [] };
   },
   preview: (id: string) => call('post', '/api/voices/{id}/preview', { id }),
+  /** Clones a voice from a recording (multipart, with upload progress 0..1). */
+  async clone(fields: CloneFields, audio: File, onProgress: (sent: number) => void = () => {}): Promise<Voice> {
+    const text = await sendWithProgress('POST', apiUrl('/api/voices/clone', {}), cloneForm(fields, audio), { ...authHeaders(), Accept: 'application/json' }, onProgress);
+    return JSON.parse(text) as Voice;
+  },
+  design: (engine: string, description: string, text = ''): Promise<Design> =>
+    call('post', '/api/voices/design', {}, { engine, description, text: text.trim() || undefined }).then((d) => ({ ...d, previews: d.previews ?? [] })),
+  saveDesign: (body: SaveDesign) => call('post', '/api/voices/design/save', {}, body),
 };
+
+/** The clone's multipart body: every non-empty field, then the recording. */
+export function cloneForm(fields: CloneFields, audio: File): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) {
+    const value = typeof v === 'string' ? v.trim() : String(v);
+    if (value !== '' && v !== undefined) form.append(k, value);
+  }
+  form.append('audio', audio, audio.name);
+  return form;
+}
+
+/** What the clone form still needs before Clone can be pressed ("" when ready). */
+export function cloneMissing(f: { engine: string; name: string; file: File | null; consent: boolean }): string {
+  if (!f.engine) return 'Add a TTS engine card whose voice API can clone (Chatterbox or ElevenLabs).';
+  if (!f.file) return 'Choose a recording of the speaker.';
+  if (!f.name.trim()) return 'Name the voice.';
+  if (!f.consent) return 'Confirm the speaker agreed.';
+  return '';
+}
+
+/** An engine a voice can be made on, and whether it can. */
+export type EngineChoice = { name: string; label: string; able: boolean };
+
+/** The TTS cards to clone on, those that can first, each labelled with its voice API. */
+export function cloneEngines(cards: readonly CardView[]): EngineChoice[] {
+  return cards
+    .filter((c) => c.kind === 'tts')
+    .map((c) => {
+      const api = voiceAPIInfo(c);
+      return { name: c.name, able: api.clone, label: `${c.name} — ${api.clone ? `can clone (${api.id})` : `cannot clone (${api.label})`}` };
+    })
+    .sort((a, b) => Number(b.able) - Number(a.able));
+}
+
+/** The engines to design on: espeak-ng offline first, then the TTS cards whose API designs. */
+export function designEngines(cards: readonly CardView[]): EngineChoice[] {
+  return [
+    { name: BUILTIN_ENGINE, label: 'espeak-ng (offline)', able: true },
+    ...cards.filter((c) => c.kind === 'tts' && voiceAPIInfo(c).design).map((c) => ({ name: c.name, label: `${c.name} (ElevenLabs)`, able: true })),
+  ];
+}
+
+/** The engine that is always there (local mode): espeak-ng. */
+export const BUILTIN_ENGINE = 'espeak-ng';
+
+/** The save form a chosen candidate pre-fills: its suggestions, the design's description, no name yet. */
+export function saveFormFor(d: Pick<Design, 'engine' | 'description'>, c: DesignCandidate): SaveDesign {
+  return {
+    engine: d.engine, generated_id: c.generated_id, name: '', description: d.description,
+    language: c.language ?? '', accent: c.accent ?? '', gender: c.gender ?? '', age: c.age ?? '',
+  };
+}
