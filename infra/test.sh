@@ -86,7 +86,8 @@ CGO_ENABLED=0 GOFLAGS=-tags=lambda.norpc "$VENV/bin/sam" build --build-dir "$LEC
   --cache-dir "$LECTERN_TOOLS/sam-cache" --cached 2>&1 | tail -n 5
 for fn in $(python3 -c 'import re,sys; print(" ".join(re.findall(r"^  (\w+Function):\n    Type: AWS::Serverless::Function", open("template.yaml").read(), re.M)))'); do
   test -x "$LECTERN_STATE/sam-build/$fn/bootstrap" || { echo "sam build produced no bootstrap for $fn"; exit 1; }
-  # MuPDF steps and the worker (a Makefile beside them) are static x86_64; the rest arm64.
+  # MuPDF steps, the Voices function and the worker (a Makefile beside them)
+  # are static x86_64; the rest arm64.
   dir=$(python3 -c 'import re,sys; m=re.search(r"^  "+sys.argv[1]+r":\n(?:    .*\n|\n)*?      CodeUri: (\S+)", open("template.yaml").read(), re.M); print(m.group(1))' "$fn")
   if [ -f "$dir/Makefile" ]; then
     file "$LECTERN_STATE/sam-build/$fn/bootstrap" | grep -q "x86-64.*statically linked" || { echo "$fn is not a static x86_64 binary"; exit 1; }
@@ -94,7 +95,7 @@ for fn in $(python3 -c 'import re,sys; print(" ".join(re.findall(r"^  (\w+Functi
     file "$LECTERN_STATE/sam-build/$fn/bootstrap" | grep -q "ARM aarch64" || { echo "$fn is not arm64"; exit 1; }
   fi
 done
-echo "sam build: every function has its bootstrap (MuPDF steps and the worker static x86_64, the rest arm64)"
+echo "sam build: every function has its bootstrap (MuPDF steps, Voices and the worker static x86_64, the rest arm64)"
 env -i "$LECTERN_STATE/sam-build/RecognizeFunction/tesseract/run" --list-langs 2>&1 | grep -qx eng \
   || { echo "RecognizeFunction's Tesseract bundle does not run on its own"; exit 1; }
 echo "sam build: RecognizeFunction carries a Tesseract that runs with an empty environment"
@@ -116,6 +117,12 @@ for f in say.wav say.m4b say.mp3; do
   fi
 done
 echo "sam build: WorkerFunction carries an espeak-ng and an ffmpeg that run with an empty environment (wav, m4b, mp3 of $(du -sh "$speech" | cut -f1))"
+# The Voices function's espeak-ng, as previews and offline design use it.
+espeak="$LECTERN_STATE/sam-build/VoicesFunction/espeak-ng"
+env -i "$espeak/run" -v en-us -w "$out/preview.wav" "The voice library previews on its own." \
+  || { echo "VoicesFunction's espeak-ng bundle does not run on its own"; exit 1; }
+head -c 4 "$out/preview.wav" | grep -q RIFF || { echo "VoicesFunction's espeak-ng wrote no WAV"; exit 1; }
+echo "sam build: VoicesFunction carries an espeak-ng that runs with an empty environment (wav of $(du -sh "$espeak" | cut -f1))"
 
 section "infra: asl-validator"
 shopt -s nullglob

@@ -20,15 +20,17 @@ const cardConcurrency = 4
 type engineSet struct {
 	cards  *cards.Service
 	espeak speech.Espeak
-	hosted bool // AWS functions carry no espeak-ng
+	// hosted: an AWS function, which has espeak-ng only where it carries
+	// one (espeak.Command, LECTERN_ESPEAK: the worker's bundle).
+	hosted bool
 }
 
 var _ render.Engines = engineSet{}
 
 func (e engineSet) Engine(ctx context.Context, engine, voice string) (render.Engine, error) {
 	if engine == voices.BuiltinEngine {
-		if e.hosted {
-			return render.Engine{}, fmt.Errorf("%w: espeak-ng runs only in local mode; use a voice of a TTS engine card", voices.ErrNoEngine)
+		if e.hosted && e.espeak.Command == "" {
+			return render.Engine{}, fmt.Errorf("%w: this function carries no espeak-ng (LECTERN_ESPEAK is unset); use a voice of a TTS engine card", voices.ErrNoEngine)
 		}
 		// espeak-ng is a process per chunk: one per core.
 		return render.Engine{Name: engine, Voice: voice, Speaker: e.espeak, Limit: render.EspeakLimit, Concurrency: runtime.NumCPU()}, nil

@@ -14,7 +14,8 @@ import (
 type engineSet struct {
 	cards  *cards.Service
 	espeak speech.Espeak
-	// hosted: AWS functions carry no espeak-ng.
+	// hosted: an AWS function, which has espeak-ng only where it carries
+	// one (espeak.Command, LECTERN_ESPEAK: the Voices function's bundle).
 	hosted bool
 }
 
@@ -22,8 +23,8 @@ var _ voices.Engines = engineSet{}
 
 func (e engineSet) Speaker(ctx context.Context, engine string) (speech.Synthesizer, error) {
 	if engine == voices.BuiltinEngine {
-		if e.hosted {
-			return nil, fmt.Errorf("%w: espeak-ng runs only in local mode; use a TTS engine card", voices.ErrNoEngine)
+		if e.hosted && e.espeak.Command == "" {
+			return nil, fmt.Errorf("%w: this function carries no espeak-ng (LECTERN_ESPEAK is unset); use a TTS engine card", voices.ErrNoEngine)
 		}
 		return e.espeak, nil
 	}

@@ -151,9 +151,13 @@ func (s *Service) Start(ctx context.Context, spec Spec) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	// Refuse an engine that cannot speak now, not in the job.
-	if _, err := s.engines.Engine(ctx, v.Engine, v.EngineVoice); err != nil {
-		return Status{}, err
+	// Refuse an engine card that cannot speak now, not in the job. The
+	// built-in espeak-ng is the job's to find: in AWS the job runs on the
+	// worker, which carries it, not in the function that queues it.
+	if v.Engine != voices.BuiltinEngine {
+		if _, err := s.engines.Engine(ctx, v.Engine, v.EngineVoice); err != nil {
+			return Status{}, err
+		}
 	}
 	output := "speech/renders/" + jobs.NewID() + "/"
 	text, err := json.Marshal(spec.chapters())
