@@ -25,6 +25,17 @@ type Store interface {
 	// object (or its absence) stays. An empty contentType means
 	// DefaultContentType.
 	Put(ctx context.Context, key string, r io.Reader, contentType string) error
+	// PutCache is Put for an object that can be made again, such as a cache
+	// entry. It may skip what makes a Put outlive a crash of the machine
+	// (not of the process): a local disk's flush, which on a busy machine
+	// can take longer than making the object did. After such a crash the
+	// object may be missing, empty or cut short, so its reader checks what
+	// it reads. Where a Put costs no more (S3), it is a Put.
+	PutCache(ctx context.Context, key string, r io.Reader, contentType string) error
+	// Touch sets the object's ModTime to now without changing its bytes or
+	// content type: a mark of use, for evicting what was used least
+	// recently. Missing: ErrNotFound.
+	Touch(ctx context.Context, key string) error
 	// Get opens the object; the caller closes it. Missing: ErrNotFound.
 	Get(ctx context.Context, key string) (io.ReadCloser, Info, error)
 	// Head describes the object. Missing: ErrNotFound.

@@ -1477,6 +1477,11 @@ export interface components {
             duration_ms: number;
             /** Format: int64 */
             engine_calls: number;
+            /**
+             * Format: int64
+             * @description cached chunks of other renders removed afterwards, the least recently used, to keep the cache within its budget
+             */
+            evicted: number;
             /** @description blob key of the audio */
             key: string;
             /** @description blob key of the sentence timings (JSON) */

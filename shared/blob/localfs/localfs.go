@@ -169,6 +169,19 @@ type meta struct {
 // Put writes the bytes and the sidecar to temp files, then renames both into
 // place, so readers see the old object or the new one, never a part.
 func (s *Store) Put(ctx context.Context, key string, r io.Reader, contentType string) error {
+	return s.put(ctx, key, r, contentType, true)
+}
+
+// PutCache is Put without flushing the bytes to disk before the rename: the
+// flush waits for the disk (and, on ext4, for every other write pending in
+// the file system's journal), which on a busy machine takes longer than
+// speaking a sentence. Readers still never see a part while the machine
+// runs; after a crash the object may be empty or cut short.
+func (s *Store) PutCache(ctx context.Context, key string, r io.Reader, contentType string) error {
+	return s.put(ctx, key, r, contentType, false)
+}
+
+func (s *Store) put(ctx context.Context, key string, r io.Reader, contentType string, flush bool) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
@@ -179,7 +192,7 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, contentType st
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("put %s: %w", key, err)
 	}
-	dataTmp, err := s.writeTemp(ctxReader{ctx, r})
+	dataTmp, err := s.writeTemp(ctxReader{ctx, r}, flush)
 	if err != nil {
 		return fmt.Errorf("put %s: %w", key, err)
 	}
@@ -205,16 +218,16 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, contentType st
 	return nil
 }
 
-// writeTemp copies r into a new file under tmp/ and flushes it to disk, so a
-// crash after the rename can't leave an empty or partial object.
-func (s *Store) writeTemp(r io.Reader) (name string, err error) {
+// writeTemp copies r into a new file under tmp/ and, if flush, flushes it to
+// disk, so a crash after the rename can't leave an empty or partial object.
+func (s *Store) writeTemp(r io.Reader, flush bool) (name string, err error) {
 	name = tempName()
 	f, err := s.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", err
 	}
 	_, err = io.Copy(f, r)
-	if err == nil {
+	if err == nil && flush {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -253,13 +266,13 @@ func (s *Store) sidecarTemp(ct string, sidecar []byte) (string, error) {
 	if err == nil {
 		return name, nil
 	}
-	return s.writeTemp(bytes.NewReader(sidecar))
+	return s.writeTemp(bytes.NewReader(sidecar), true)
 }
 
 // writeTypeFile stores a content type's shared sidecar. Two writers racing
 // write the same bytes, and links made to the one replaced keep its inode.
 func (s *Store) writeTypeFile(shared string, sidecar []byte) error {
-	tmp, err := s.writeTemp(bytes.NewReader(sidecar))
+	tmp, err := s.writeTemp(bytes.NewReader(sidecar), true)
 	if err != nil {
 		return err
 	}
@@ -385,6 +398,22 @@ func (s *Store) Head(ctx context.Context, key string) (blob.Info, error) {
 		return blob.Info{}, err
 	}
 	return blob.Info{Key: key, Size: st.Size(), ContentType: ct, ModTime: st.ModTime()}, nil
+}
+
+// Touch sets the object file's modification time to now. Head's check
+// comes first: Chtimes would also take a folder of other objects.
+func (s *Store) Touch(ctx context.Context, key string) error {
+	if _, err := s.Head(ctx, key); err != nil {
+		return err
+	}
+	now := time.Now()
+	if err := s.root.Chtimes(objectPath(key), now, now); err != nil {
+		if isMissing(err) { // deleted since
+			err = blob.ErrNotFound
+		}
+		return fmt.Errorf("touch %s: %w", key, err)
+	}
+	return nil
 }
 
 // Delete removes the object and its sidecar, then prunes folders left empty

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -134,6 +136,42 @@ func (s *Store) putMultipart(ctx context.Context, key, ct string, first []byte, 
 		return fmt.Errorf("put %s: complete multipart upload: %w", key, err)
 	}
 	return nil
+}
+
+// PutCache is Put: an S3 object is durable once its request succeeds, at no
+// extra cost.
+func (s *Store) PutCache(ctx context.Context, key string, r io.Reader, contentType string) error {
+	return s.Put(ctx, key, r, contentType)
+}
+
+// Touch copies the object onto itself, which S3 allows only with new
+// metadata: the same content type, given again. The copy's LastModified is
+// now, which also restarts a lifecycle rule's count of days.
+func (s *Store) Touch(ctx context.Context, key string) error {
+	info, err := s.Head(ctx, key)
+	if err != nil {
+		return err
+	}
+	_, err = s.client.CopyObject(ctx, &s3.CopyObjectInput{
+		Bucket:            &s.bucket,
+		Key:               &key,
+		CopySource:        aws.String(url.PathEscape(s.bucket) + "/" + escapeKey(key)),
+		MetadataDirective: types.MetadataDirectiveReplace,
+		ContentType:       &info.ContentType,
+	})
+	if err != nil {
+		return fmt.Errorf("touch %s: %w", key, notFound(err))
+	}
+	return nil
+}
+
+// escapeKey URL-encodes a key for CopySource, keeping its slashes.
+func escapeKey(key string) string {
+	parts := strings.Split(key, "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
 }
 
 // Get opens the object as a stream straight from S3.

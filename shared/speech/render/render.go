@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,6 +126,7 @@ type Result struct {
 	Cached     int   `json:"cached" doc:"distinct chunks found in the cache, not spoken again (a chunk said twice is spoken once)"`
 	// EngineCalls counts calls made, retries included.
 	EngineCalls int `json:"engine_calls"`
+	Evicted     int `json:"evicted" doc:"cached chunks of other renders removed afterwards, the least recently used, to keep the cache within its budget"`
 }
 
 // Progress is told how many chunks are spoken (or found cached) of all.
@@ -141,7 +143,16 @@ type Options struct {
 	MaxRetryAfter time.Duration
 	FFmpeg        string // the command; default "ffmpeg" on PATH
 	TempDir       string // work files; default os.TempDir()
+	// CacheBudget is how many bytes of spoken chunks the cache keeps:
+	// after each render the least recently used beyond it are removed,
+	// never the render's own. Default DefaultCacheBudget; negative keeps
+	// every chunk.
+	CacheBudget int64
 }
+
+// DefaultCacheBudget is about 180 hours of espeak-ng's speech (22050 Hz,
+// 16-bit mono), or a few dozen audiobooks: recent renders stay cached.
+const DefaultCacheBudget = 2 << 30
 
 // Renderer speaks texts into audio files through a blob store.
 type Renderer struct {
@@ -168,6 +179,9 @@ func New(blobs blob.Store, opts Options) *Renderer {
 	}
 	if opts.FFmpeg == "" {
 		opts.FFmpeg = "ffmpeg"
+	}
+	if opts.CacheBudget == 0 {
+		opts.CacheBudget = DefaultCacheBudget
 	}
 	return &Renderer{blobs: blobs, opts: opts}
 }
@@ -202,7 +216,8 @@ func CacheKey(engine, voice, text string, speed float64) string {
 	if speed == 0 {
 		speed = 1
 	}
-	sum := sha256.Sum256([]byte("v1\x00" + engine + "\x00" + voice + "\x00" + strconv.FormatFloat(speed, 'g', -1, 64) + "\x00wav\x00" + text))
+	// v2: chunks are stored with exact WAV sizes (see canonicalWAV).
+	sum := sha256.Sum256([]byte("v2\x00" + engine + "\x00" + voice + "\x00" + strconv.FormatFloat(speed, 'g', -1, 64) + "\x00wav\x00" + text))
 	return CachePrefix + hex.EncodeToString(sum[:16]) + ".wav"
 }
 
@@ -264,7 +279,50 @@ func (r *Renderer) Render(ctx context.Context, req Request, progress Progress) (
 	if err := r.blobs.Put(ctx, res.Key, f, res.ContentType); err != nil {
 		return res, fmt.Errorf("store audio: %w", err)
 	}
+	own := make(map[string]bool, len(chunks))
+	for _, c := range chunks {
+		own[c.key] = true
+	}
+	// Best effort: the render has made its audio, and a failed eviction
+	// leaves the cache over budget only until the next render's.
+	res.Evicted, _ = r.evict(ctx, own)
 	return res, nil
+}
+
+// evict removes the least recently used chunks (by ModTime, which a use
+// renews, see cached) until the cache is within its budget, keeping those
+// in own, and answers how many it removed.
+func (r *Renderer) evict(ctx context.Context, own map[string]bool) (int, error) {
+	if r.opts.CacheBudget < 0 {
+		return 0, nil
+	}
+	chunks, err := r.blobs.List(ctx, CachePrefix)
+	if err != nil {
+		return 0, fmt.Errorf("cache: %w", err)
+	}
+	var size int64
+	for _, c := range chunks {
+		size += c.Size
+	}
+	if size <= r.opts.CacheBudget {
+		return 0, nil
+	}
+	slices.SortFunc(chunks, func(a, b blob.Info) int { return a.ModTime.Compare(b.ModTime) })
+	removed := 0
+	for _, c := range chunks {
+		if size <= r.opts.CacheBudget {
+			break
+		}
+		if own[c.Key] {
+			continue
+		}
+		if err := r.blobs.Delete(ctx, c.Key); err != nil {
+			return removed, fmt.Errorf("cache: %w", err)
+		}
+		size -= c.Size
+		removed++
+	}
+	return removed, nil
 }
 
 // synthesize makes sure every chunk's audio is in the cache, speaking the
@@ -345,16 +403,21 @@ func (r *Renderer) synthesize(ctx context.Context, eng Engine, speed float64, ch
 				}
 				audio, n, err := r.speak(ctx, eng, speech.Request{Text: c.Text, Voice: eng.Voice, Format: speech.FormatWAV, Speed: speed})
 				nCalls.Add(int64(n))
+				var wav []byte
 				if err == nil {
-					if _, _, perr := parseWAV(audio.Data); perr != nil {
+					if f, pcm, perr := parseWAV(audio.Data); perr != nil {
 						err = fmt.Errorf("%w: engine %s: %v", ErrEngine, eng.Name, perr)
+					} else if _, _, exact := parseCachedWAV(audio.Data); exact == nil {
+						wav = audio.Data // espeak-ng's, whose sizes the adapter fixes
+					} else {
+						wav = canonicalWAV(f, pcm)
 					}
 				}
 				if err != nil {
 					cancel(err)
 					continue
 				}
-				stores <- spoken{c.key, audio.Data}
+				stores <- spoken{c.key, wav}
 			}
 		}()
 		writers.Add(1)
@@ -364,7 +427,9 @@ func (r *Renderer) synthesize(ctx context.Context, eng Engine, speed float64, ch
 				// Audio already paid for is kept even when the render is
 				// being stopped: the next run then need not speak it again.
 				wctx, stop := context.WithTimeout(context.WithoutCancel(ctx), cacheWriteTimeout)
-				err := r.blobs.Put(wctx, s.key, bytes.NewReader(s.data), "audio/wav")
+				// A cache put skips the local disk's flush: a chunk a crash
+				// damages is found out when read, and spoken again.
+				err := r.blobs.PutCache(wctx, s.key, bytes.NewReader(s.data), "audio/wav")
 				stop()
 				if err != nil {
 					cancel(fmt.Errorf("cache: %w", err))
@@ -401,13 +466,25 @@ feed:
 	return int(nCached.Load()), int(nCalls.Load()), context.Cause(ctx)
 }
 
-// cached reports whether key is in the cache.
+// touchAfter is how old a cached chunk's mark of use may get before a
+// render that uses it marks it again: eviction goes by the day, so once a
+// day is enough, and in S3 a mark is a copy of the object.
+const touchAfter = 24 * time.Hour
+
+// cached reports whether key is in the cache, marking its use. A chunk too
+// short to be one (what a crash may leave of a cache put) is missing.
 func (r *Renderer) cached(ctx context.Context, key string) (bool, error) {
-	_, err := r.blobs.Head(ctx, key)
+	info, err := r.blobs.Head(ctx, key)
+	if err == nil && info.Size <= wavHeaderSize {
+		return false, nil
+	}
+	if err == nil && time.Since(info.ModTime) > touchAfter {
+		err = r.blobs.Touch(ctx, key)
+	}
 	switch {
 	case err == nil:
 		return true, nil
-	case errors.Is(err, blob.ErrNotFound):
+	case errors.Is(err, blob.ErrNotFound): // evicted meanwhile
 		return false, nil
 	}
 	return false, fmt.Errorf("cache: %w", err)
@@ -527,9 +604,11 @@ func (r *Renderer) assemble(ctx context.Context, req Request, chunks []planned, 
 		if err != nil {
 			return Timings{}, fmt.Errorf("cache: %w", err)
 		}
-		cf, pcm, err := parseWAV(data)
+		cf, pcm, err := parseCachedWAV(data)
 		if err != nil {
-			return Timings{}, fmt.Errorf("cache %s: %w", c.key, err)
+			// A chunk a crash cut short: the next run speaks it again.
+			_ = r.blobs.Delete(ctx, c.key)
+			return Timings{}, fmt.Errorf("cache %s is damaged, removed: %w", c.key, err)
 		}
 		if format.SampleRate == 0 {
 			format = cf

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -60,10 +61,37 @@ func parseWAV(wav []byte) (pcmFormat, []byte, error) {
 	return pcmFormat{}, nil, errors.New("WAV has no data chunk")
 }
 
+// wavHeaderSize is the size of writeWAVHeader's header.
+const wavHeaderSize = 44
+
+// canonicalWAV is f's samples pcm behind a header with their exact sizes,
+// which is how chunks are cached: an engine may leave sizes out.
+func canonicalWAV(f pcmFormat, pcm []byte) []byte {
+	var b bytes.Buffer
+	b.Grow(wavHeaderSize + len(pcm))
+	_ = writeWAVHeader(&b, f, int64(len(pcm)))
+	b.Write(pcm)
+	return b.Bytes()
+}
+
+// parseCachedWAV is parseWAV of a cached chunk, whose sizes must be exact:
+// one a crash cut short (or left empty) is refused.
+func parseCachedWAV(wav []byte) (pcmFormat, []byte, error) {
+	f, pcm, err := parseWAV(wav)
+	if err != nil {
+		return pcmFormat{}, nil, err
+	}
+	le := binary.LittleEndian
+	if len(wav) != wavHeaderSize+len(pcm) || int(le.Uint32(wav[4:8])) != len(wav)-8 || int(le.Uint32(wav[40:44])) != len(pcm) {
+		return pcmFormat{}, nil, fmt.Errorf("WAV of %d bytes says it has %d", len(wav), int(le.Uint32(wav[4:8]))+8)
+	}
+	return f, pcm, nil
+}
+
 // writeWAVHeader writes a 44-byte header for n bytes of f's samples.
 func writeWAVHeader(w io.Writer, f pcmFormat, n int64) error {
 	le := binary.LittleEndian
-	h := make([]byte, 44)
+	h := make([]byte, wavHeaderSize)
 	copy(h[0:], "RIFF")
 	le.PutUint32(h[4:], uint32(36+n))
 	copy(h[8:], "WAVEfmt ")
