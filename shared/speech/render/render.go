@@ -363,8 +363,8 @@ func (r *Renderer) synthesize(ctx context.Context, eng Engine, speed float64, ch
 	// Chunks not in the cache. Unbuffered: the look-ups run at most one
 	// chunk per looker ahead of the speakers.
 	misses := make(chan planned)
-	// Room for a few chunks per speaker, so a slow write (an fsync on a
-	// busy disk) does not hold a speaker back; at about 200 KB a chunk.
+	// Room for a few chunks per speaker, so a slow write (a busy disk, a
+	// slow bucket) does not hold a speaker back; at about 200 KB a chunk.
 	stores := make(chan spoken, 8*workers)
 	var lookers, speakers, writers sync.WaitGroup
 	// Cache look-ups run beside the calls too: a speaker that had to wait
@@ -475,19 +475,21 @@ const touchAfter = 24 * time.Hour
 // short to be one (what a crash may leave of a cache put) is missing.
 func (r *Renderer) cached(ctx context.Context, key string) (bool, error) {
 	info, err := r.blobs.Head(ctx, key)
-	if err == nil && info.Size <= wavHeaderSize {
-		return false, nil
-	}
-	if err == nil && time.Since(info.ModTime) > touchAfter {
-		err = r.blobs.Touch(ctx, key)
-	}
 	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, blob.ErrNotFound): // evicted meanwhile
+	case errors.Is(err, blob.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("cache: %w", err)
+	case info.Size <= wavHeaderSize:
 		return false, nil
 	}
-	return false, fmt.Errorf("cache: %w", err)
+	if time.Since(info.ModTime) > touchAfter {
+		// A mark that fails only lets the chunk be evicted sooner.
+		if err := r.blobs.Touch(ctx, key); errors.Is(err, blob.ErrNotFound) { // evicted meanwhile
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // speak calls the engine until it answers, a failure is not worth
