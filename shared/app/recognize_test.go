@@ -44,17 +44,11 @@ func newVisionStandIn(t *testing.T) *visionStandIn {
 			http.NotFound(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
 		if fail {
-			w.Header().Set("Retry-After-Ms", "1")
-			w.WriteHeader(http.StatusInternalServerError)
-			json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": "model crashed; request had " + r.Header.Get("Authorization")}})
+			writeChatFailure(w, http.StatusInternalServerError, "model crashed; request had "+r.Header.Get("Authorization"))
 			return
 		}
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "c", "object": "chat.completion", "created": 1, "model": "ocr",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": standInAnswer}}},
-		})
+		writeChatAnswer(w, standInAnswer)
 	}))
 	t.Cleanup(srv.Close)
 	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
@@ -62,6 +56,25 @@ func newVisionStandIn(t *testing.T) *visionStandIn {
 	}
 	v.url = srv.URL + "/v1"
 	return v
+}
+
+// writeChatAnswer answers a chat completion with content, as an
+// OpenAI-compatible engine does.
+func writeChatAnswer(w http.ResponseWriter, content string) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "c", "object": "chat.completion", "created": 1, "model": "vision",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
+	})
+}
+
+// writeChatFailure answers a chat completion with an engine error the
+// client may retry at once.
+func writeChatFailure(w http.ResponseWriter, status int, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After-Ms", "1")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": message}})
 }
 
 func (v *visionStandIn) failing(fail bool) {

@@ -28,6 +28,7 @@ import (
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/speech/render"
 	"github.com/lectern/lectern/shared/store/bolt"
@@ -101,6 +102,30 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 		render.JobKind: func(t *testing.T) json.RawMessage {
 			return json.RawMessage(`{"text":"Hello there. Goodbye.","voice_id":"v","format":"mp3","engine":"tts","engine_voice":"alloy","output":"speech/renders/w/"}`)
 		},
+		// Describe the picture of an issue ingested in-process with a vision
+		// engine that a local server answers as a chat completion would.
+		review.DescribeJobKind: func(t *testing.T) json.RawMessage {
+			is, err := mag.IngestFile(ctx, "described", samplePDF())
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _, err := mag.Issues.Repo.Page(ctx, is.ID, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(p.Regions, func(r magazine.Region) bool { return magazine.IsVisual(r.Kind) })
+			if i < 0 {
+				t.Fatal("the sample's page 1 has no picture")
+			}
+			vision := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeChatAnswer(w, "A pier at dawn.") }))
+			t.Cleanup(vision.Close)
+			url := vision.URL + "/v1"
+			if _, err := d.Settings.Update(ctx, settings.Update{VisionOCRURL: &url}); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(map[string]any{"issue": is.ID, "image": magazine.RegionRef{Page: 1, Region: p.Regions[i].ID}})
+			return b
+		},
 		pipeline.JobKind: func(t *testing.T) json.RawMessage {
 			is, err := mag.Issues.Accept(ctx, "harbour", samplePDF())
 			if err != nil {
@@ -165,7 +190,8 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 
 	// The ingest job ran the whole state machine: the issue is ready.
 	list, err := mag.Issues.Repo.List(ctx)
-	if err != nil || len(list) != 1 || list[0].Status != magazine.IssueReady || list[0].PagesDone != 3 {
+	i := slices.IndexFunc(list, func(is magazine.Issue) bool { return is.Title == "harbour" })
+	if err != nil || i < 0 || list[i].Status != magazine.IssueReady || list[i].PagesDone != 3 {
 		t.Fatalf("issues after the ingest job = %+v, %v", list, err)
 	}
 }

@@ -13,6 +13,7 @@ package features
 
 import (
 	"github.com/lectern/lectern/shared/httpapi/enginesapi"
+	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/httpapi/reviewapi"
 	"github.com/lectern/lectern/shared/httpapi/settingsapi"
@@ -23,5 +24,5 @@ import (
 
 // All is every feature's module constructor.
 func All() []platform.New {
-	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module, reviewapi.Module, voicesapi.Module, speechapi.Module}
+	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module, reviewapi.Module, voicesapi.Module, speechapi.Module, jobsapi.Module}
 }

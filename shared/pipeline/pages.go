@@ -130,6 +130,15 @@ func (m *Pages) Crop(ctx context.Context, page magazine.Page, r magazine.Region,
 	return m.cut(ctx, img, page, r, rev)
 }
 
+// maxCropBytes bounds a crop read back: a whole page render at the
+// highest DPI the pixel budget allows stays well under it.
+const maxCropBytes = 64 << 20
+
+// ReadCrop reads a picture's stored crop, as Crop cut it (a PNG).
+func (m *Pages) ReadCrop(ctx context.Context, key string) ([]byte, error) {
+	return m.read(ctx, m.Blobs, key, maxCropBytes)
+}
+
 func (m *Pages) cut(ctx context.Context, img image.Image, page magazine.Page, r magazine.Region, rev int64) (string, error) {
 	crop, err := magazine.CropPixels(img, magazine.PixelRect(r.BBox, float64(page.DPI)/72, img.Bounds()))
 	if err != nil {

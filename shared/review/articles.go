@@ -176,20 +176,28 @@ func (s *Service) Articles(ctx context.Context, issue string) ([]magazine.Articl
 }
 
 // ArticleText is an article's text in order: read-aloud regions only, and
-// with descriptions the pictures' descriptions where they occur.
+// with descriptions the pictures' descriptions where they occur (a picture
+// of the image list that is not among the regions where the page reads it).
 func (s *Service) ArticleText(ctx context.Context, issue, id string, descriptions bool) (string, error) {
 	st := newState(s, ctx, issue)
 	a, err := article(st, id)
 	if err != nil {
 		return "", err
 	}
-	var parts []string
-	for _, ref := range a.Regions {
+	pages := map[int]magazine.Page{}
+	for _, ref := range append(slices.Clone(a.Regions), a.Images...) {
+		if _, ok := pages[ref.Page]; ok {
+			continue
+		}
 		p, _, err := st.Page(ref.Page)
 		if err != nil {
 			return "", err
 		}
-		if r, ok := region(p, ref.Region); ok {
+		pages[ref.Page] = p
+	}
+	var parts []string
+	for _, ref := range magazine.ReadingSequence(a, pages) {
+		if r, ok := region(pages[ref.Page], ref.Region); ok {
 			if text := magazine.Spoken(r, descriptions); text != "" {
 				parts = append(parts, text)
 			}

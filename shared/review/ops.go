@@ -163,7 +163,8 @@ func (e *Editor) UpdateRegion(ctx context.Context, issue string, page int, id st
 
 // checkPatch refuses a patch that cannot apply to region r of page p: a box
 // that is not a real area of the page, a kind that does not exist, or a
-// description for a region that is not a picture (clearing one is allowed).
+// description for a region that is not a picture (clearing one is allowed)
+// or longer than two sentences.
 func checkPatch(p magazine.Page, r magazine.Region, patch RegionPatch) error {
 	if patch.BBox != nil {
 		if err := magazine.CheckBox(p, *patch.BBox); err != nil {
@@ -179,6 +180,9 @@ func checkPatch(p magazine.Page, r magazine.Region, patch RegionPatch) error {
 	}
 	if patch.Description != nil && strings.TrimSpace(*patch.Description) != "" && !magazine.IsVisual(kind) {
 		return fmt.Errorf("region %s is a %s: only picture regions (image, figure, chart, table, code) carry a description: %w", r.ID, kind, ErrInvalid)
+	}
+	if patch.Description != nil {
+		return magazine.CheckDescription(*patch.Description)
 	}
 	return nil
 }

@@ -122,7 +122,9 @@ func articleText(ed *review.Editor) httpapi.Operation {
 		Summary: "The article's text in order; descriptions=1 adds figure descriptions where the figures occur", Tags: tags},
 		func(ctx context.Context, in *struct {
 			ArticlePath
-			Descriptions int `query:"descriptions" enum:"0,1" required:"false"`
+			// An int with a range, not an enum: huma checks an enum on an
+			// integer query parameter against strings, refusing every value.
+			Descriptions int `query:"descriptions" minimum:"0" maximum:"1" required:"false" doc:"1: each picture's description is read where the picture occurs; 0 (default): pictures are silent"`
 		}) (*ArticleTextOut, error) {
 			text, err := ed.ArticleText(ctx, in.Doc, in.Article, in.Descriptions == 1)
 			if err != nil {

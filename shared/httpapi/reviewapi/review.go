@@ -1,6 +1,7 @@
 // Package reviewapi is the region review operations over HTTP: every region
 // edit with its undo token, reading order by hand or automatic, cleanup on
-// demand with a backup, and articles with approval.
+// demand with a backup, articles with approval, and figure descriptions (by
+// hand, or by the vision engine as a background job).
 package reviewapi
 
 import (
@@ -12,6 +13,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/platform"
@@ -110,16 +112,29 @@ type OutcomeOut struct{ Body review.Outcome }
 
 // Module is region review and articles: it shares the magazine feature's
 // issue records and page media (crops, re-reading an area).
+// Figure descriptions are its job kind: they run on the job pool or the
+// worker Lambda with the OCR chain's vision engines.
 func Module(d *platform.Deps) (platform.Module, error) {
 	steps := pipeline.NewSteps(d)
 	ed := review.NewEditor(review.New(d.Table, d.Clock), steps.Pages)
-	return platform.Module{Name: "review", Operations: Operations(ed)}, nil
+	describer := review.NewDescriber(ed, d.Jobs, steps.Pages, describeEngines(steps.Pages))
+	return platform.Module{
+		Name:       "review",
+		Operations: append(Operations(ed), DescribeOperations(describer)...),
+		Jobs:       map[string]jobs.Handler{review.DescribeJobKind: describer.Job},
+	}, nil
+}
+
+// DescribeOperations lists the operations that start description jobs.
+func DescribeOperations(d *review.Describer) []httpapi.Operation {
+	return []httpapi.Operation{describeImage(d), describeArticle(d), describeIssue(d)}
 }
 
 // Operations lists the review operations.
 func Operations(ed *review.Editor) []httpapi.Operation {
 	return []httpapi.Operation{
 		patchRegion(ed),
+		patchImage(ed),
 		deleteRegion(ed),
 		splitRegion(ed),
 		mergeRegionNext(ed),
