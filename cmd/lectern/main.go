@@ -173,7 +173,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stder
 	cfg, _, err := localConfig("serve", args, getenv, stderr, func(fs *flag.FlagSet, cfg *platform.Config) {
 		fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (LECTERN_ADDR)")
 		fs.StringVar(&cfg.Instance, "instance", cfg.Instance, "instance name (LECTERN_INSTANCE)")
-		fs.StringVar(&cfg.Voices, "voices", cfg.Voices, "voice library file other instances may share (LECTERN_VOICES; default DATA/voices.db)")
+		fs.StringVar(&cfg.Voices, "voices", cfg.Voices, "voice library: a file other instances may share, or the base URL of the instance whose library to use, http(s)://host:port (LECTERN_VOICES; default DATA/voices.db)")
 		fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "background job concurrency (LECTERN_WORKERS)")
 		fs.Func("public-host", "a further name the server answers to, e.g. behind a proxy; repeatable (LECTERN_PUBLIC_HOST)", func(v string) error {
 			cfg.PublicHosts = append(cfg.PublicHosts, platform.List(v)...)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -30,7 +31,54 @@ func TestTwoServeProcessesShareOneVoiceLibrary(t *testing.T) {
 	library := filepath.Join(dir, "shared-voices.db")
 	a := startBinary(t, bin, library, "a")
 	b := startBinary(t, bin, library, "b")
+	seeEachOthersChanges(t, a, b)
+}
 
+// TestAnInstanceUsesAnotherInstancesVoiceLibraryByURL starts a with its own
+// library file and b with LECTERN_VOICES set to a's base URL: each sees the
+// other's changes within a second, as two instances sharing the file do.
+// A third whose library URL answers nothing says so, naming the URL, at once.
+func TestAnInstanceUsesAnotherInstancesVoiceLibraryByURL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three lectern processes")
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := startBinary(t, bin, filepath.Join(t.TempDir(), "voices.db"), "a")
+	b := startBinary(t, bin, a, "b")
+	seeEachOthersChanges(t, b, a)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := "http://" + ln.Addr().String()
+	ln.Close()
+	c := startBinary(t, bin, gone, "c")
+	start := time.Now()
+	resp, err := http.Get(c + "/api/voices?q=narrator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var problem struct{ Detail string }
+	_ = json.NewDecoder(resp.Body).Decode(&problem)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(problem.Detail, gone) {
+		t.Fatalf("search with the library down: %d %q, want 503 naming %s", resp.StatusCode, problem.Detail, gone)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("the refusal took %v", took)
+	}
+	t.Logf("library down: %d %s", resp.StatusCode, problem.Detail)
+}
+
+// seeEachOthersChanges shows that instances a and b use one library: a
+// voice added in a, edited in b and deleted in a is seen by the other
+// within a second, and an edit of a version the other moved on is refused.
+func seeEachOthersChanges(t *testing.T, a, b string) {
+	t.Helper()
 	// Both imported espeak-ng's voices at start, into one library: each
 	// voice is there once.
 	var builtinA, builtinB struct{ Total int }
@@ -52,8 +100,9 @@ func TestTwoServeProcessesShareOneVoiceLibrary(t *testing.T) {
 	visibleWithin(t, "a's delete", func() bool { return status(t, b+"/api/voices/shared-narrator") == 404 })
 }
 
-// startBinary runs `lectern serve` on a free loopback port and answers its
-// base URL; the process is stopped when the test ends.
+// startBinary runs `lectern serve` on a free loopback port with library as
+// its LECTERN_VOICES (a file or another instance's URL) and answers its base
+// URL; the process is stopped when the test ends.
 func startBinary(t *testing.T, bin, library, instance string) string {
 	t.Helper()
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(t.TempDir(), "data-"+instance), "--instance", instance)

@@ -72,7 +72,7 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 		table.Close()
 		return nil, err
 	}
-	library, libraryFile, err := openVoices(cfg)
+	library, libraryFile, err := openVoices(cfg, baseURL)
 	if err != nil {
 		blobs.Close()
 		table.Close()

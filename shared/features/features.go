@@ -24,5 +24,5 @@ import (
 
 // All is every feature's module constructor.
 func All() []platform.New {
-	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module, reviewapi.Module, voicesapi.Module, speechapi.Module, jobsapi.Module}
+	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module, reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, jobsapi.Module}
 }

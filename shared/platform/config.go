@@ -30,8 +30,9 @@ type Config struct {
 	// Host is refused, so a DNS-rebinding page cannot reach it.
 	PublicHosts []string
 	// Voices is the shared voice library (LECTERN_VOICES): an SQLite file
-	// path that other local instances may open too; empty means voices.db
-	// in DataDir.
+	// path that other local instances may open too, or the http(s) base URL
+	// of the instance whose library this one uses (sending Token); empty
+	// means voices.db in DataDir.
 	Voices string
 	// AllowedOrigins are web origins besides the server's own that may send
 	// it state-changing requests (LECTERN_ALLOWED_ORIGINS, comma-separated).

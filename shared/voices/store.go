@@ -7,8 +7,9 @@ import (
 )
 
 // Store is the voice library's port. Adapters: sqlitevoices (a file several
-// local processes share) and tablevoices (the shared DynamoDB voice table,
-// or any store.Table). Both pass the suite in voicetest.
+// local processes share), tablevoices (the shared DynamoDB voice table, or
+// any store.Table) and remotevoices (another local instance's library, over
+// HTTP). All pass the suite in voicetest.
 type Store interface {
 	// Get returns the voice or an error matching ErrNotFound.
 	Get(ctx context.Context, id string) (Voice, error)

@@ -1,6 +1,6 @@
 // Package voicetest is the voices.Store contract: one suite every adapter
-// (SQLite, the DynamoDB voice table) must pass,
-// so the library behaves the same whichever store holds it.
+// (SQLite, the DynamoDB voice table, another instance's library over HTTP)
+// must pass, so the library behaves the same whichever store holds it.
 package voicetest
 
 import (
