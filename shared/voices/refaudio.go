@@ -209,7 +209,8 @@ func mp3Duration(b []byte) (time.Duration, error) {
 			continue
 		}
 		// The first frame of a VBR file is a Xing or Info header: no audio.
-		if frames > 0 || !bytes.Contains(b[off:min(off+n, len(b))], []byte("Xing")) && !bytes.Contains(b[off:min(off+n, len(b))], []byte("Info")) {
+		frame := b[off:min(off+n, len(b))]
+		if frames > 0 || !bytes.Contains(frame, []byte("Xing")) && !bytes.Contains(frame, []byte("Info")) {
 			seconds += float64(samples) / float64(rate)
 		}
 		frames++

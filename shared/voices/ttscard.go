@@ -28,7 +28,7 @@ func TTSCard(ctx context.Context, c *cards.Service, card string) (cards.Endpoint
 // its card names; maxRetries as speech.Config's (-1: the caller retries).
 func CardSpeaker(ep cards.Endpoint, maxRetries int) speech.Synthesizer {
 	if ep.VoiceAPI == cards.VoiceAPIElevenLabs {
-		return speech.ElevenLabs{BaseURL: ep.BaseURL, Key: ep.Key, Model: ep.Model, Client: ep.Client}
+		return elevenLabs(ep)
 	}
 	return speech.NewOpenAI(speech.Config{BaseURL: ep.BaseURL, APIKey: ep.Key, Model: ep.Model, HTTPClient: ep.Client, MaxRetries: maxRetries})
 }
@@ -39,7 +39,7 @@ func CardCloner(ep cards.Endpoint, card string) (Cloner, error) {
 	case cards.VoiceAPIChatterbox:
 		return speech.Chatterbox{BaseURL: ep.BaseURL, Key: ep.Key, Client: ep.Client}, nil
 	case cards.VoiceAPIElevenLabs:
-		return speech.ElevenLabs{BaseURL: ep.BaseURL, Key: ep.Key, Model: ep.Model, Client: ep.Client}, nil
+		return elevenLabs(ep), nil
 	}
 	return nil, fmt.Errorf("%w: engine %s speaks the OpenAI speech API only; set its card's voice API to chatterbox or elevenlabs if the engine is one of those", ErrCannotClone, card)
 }
@@ -47,7 +47,7 @@ func CardCloner(ep cards.Endpoint, card string) (Cloner, error) {
 // CardDesigner is the design call of a TTS card's engine.
 func CardDesigner(ep cards.Endpoint, card string) (Designer, error) {
 	if ep.VoiceAPI == cards.VoiceAPIElevenLabs {
-		return elevenLabsDesigner{speech.ElevenLabs{BaseURL: ep.BaseURL, Key: ep.Key, Model: ep.Model, Client: ep.Client}}, nil
+		return elevenLabsDesigner{elevenLabs(ep)}, nil
 	}
 	api := ep.VoiceAPI
 	if api == "" {
@@ -73,4 +73,24 @@ func (d elevenLabsDesigner) Design(ctx context.Context, description, text string
 
 func (d elevenLabsDesigner) Save(ctx context.Context, generatedID, name, description string) (string, error) {
 	return d.api.SaveDesign(ctx, generatedID, name, description)
+}
+
+// CardVoiceList lists a TTS card's voices: an ElevenLabs account's voice
+// ids; else GET /v1/audio/voices where the engine offers it, or OpenAI's
+// names (listed false) where it does not.
+func CardVoiceList(ctx context.Context, ep cards.Endpoint) (names []string, listed bool, err error) {
+	if ep.VoiceAPI == cards.VoiceAPIElevenLabs {
+		names, err := elevenLabs(ep).Voices(ctx)
+		return names, true, err
+	}
+	names, listed, err = speech.ListVoices(ctx, ep.Client, ep.BaseURL, ep.Key)
+	if err != nil || listed {
+		return names, listed, err
+	}
+	return speech.OpenAIVoices, false, nil
+}
+
+// elevenLabs is the ElevenLabs client of a card.
+func elevenLabs(ep cards.Endpoint) speech.ElevenLabs {
+	return speech.ElevenLabs{BaseURL: ep.BaseURL, Key: ep.Key, Model: ep.Model, Client: ep.Client}
 }

@@ -178,7 +178,7 @@ export function designEngines(cards: readonly CardView[]): EngineChoice[] {
   ];
 }
 
-/** The engine that is always there (local mode): espeak-ng. */
+/** The built-in engine, espeak-ng: local mode, and bundled in the AWS functions that speak. */
 export const BUILTIN_ENGINE = 'espeak-ng';
 
 /** The save form a chosen candidate pre-fills: its suggestions, the design's description, no name yet. */

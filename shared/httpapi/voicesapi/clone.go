@@ -10,6 +10,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/voices"
 )
 
@@ -33,12 +34,6 @@ type CloneForm struct {
 // CloneInput is POST /api/voices/clone.
 type CloneInput struct {
 	RawBody huma.MultipartFormFiles[CloneForm]
-}
-
-// CreatedVoiceOutput is a voice just added.
-type CreatedVoiceOutput struct {
-	Status int
-	Body   voices.Voice
 }
 
 // DesignInput is POST /api/voices/design.
@@ -75,7 +70,7 @@ func cloneVoice(svc *voices.Service) httpapi.Operation {
 		Tags:          tags,
 		MaxBodyBytes:  voices.MaxReferenceBytes + 1<<20,
 		DefaultStatus: http.StatusCreated,
-	}, func(ctx context.Context, in *CloneInput) (*CreatedVoiceOutput, error) {
+	}, func(ctx context.Context, in *CloneInput) (*CreatedOutput, error) {
 		form := in.RawBody.Data()
 		audio, err := io.ReadAll(io.LimitReader(form.Audio, voices.MaxReferenceBytes+1))
 		if err != nil {
@@ -84,23 +79,12 @@ func cloneVoice(svc *voices.Service) httpapi.Operation {
 		v, err := svc.Clone(ctx, voices.CloneRequest{
 			Engine: strings.TrimSpace(form.Engine), Name: form.Name, Description: form.Description,
 			Language: form.Language, Accent: form.Accent, Gender: voices.Gender(form.Gender), Age: voices.Age(form.Age),
-			Tags: splitTags(form.Tags), Transcript: form.Transcript,
+			Tags: platform.List(form.Tags), Transcript: form.Transcript,
 			ConsentConfirmed: form.Consent, ConsentStatement: form.ConsentStatement, ConsentBy: form.ConsentBy,
 			Audio: audio, Filename: form.Audio.Filename,
 		})
-		return &CreatedVoiceOutput{Status: http.StatusCreated, Body: v}, err
+		return &CreatedOutput{Status: http.StatusCreated, Body: v}, err
 	})
-}
-
-// splitTags reads a form's comma-separated tags.
-func splitTags(s string) []string {
-	var out []string
-	for _, t := range strings.Split(s, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 func designVoice(svc *voices.Service) httpapi.Operation {
@@ -121,12 +105,12 @@ func saveDesign(svc *voices.Service) httpapi.Operation {
 		Tags:          tags,
 		MaxBodyBytes:  httpapi.DefaultMaxBody,
 		DefaultStatus: http.StatusCreated,
-	}, func(ctx context.Context, in *SaveDesignInput) (*CreatedVoiceOutput, error) {
+	}, func(ctx context.Context, in *SaveDesignInput) (*CreatedOutput, error) {
 		b := in.Body
 		v, err := svc.SaveDesign(ctx, voices.SaveDesignRequest{
 			Engine: strings.TrimSpace(b.Engine), GeneratedID: b.GeneratedID,
 			Spec: voices.Spec{Name: b.Name, Description: b.Description, Language: b.Language, Accent: b.Accent, Gender: b.Gender, Age: b.Age, Tags: b.Tags},
 		})
-		return &CreatedVoiceOutput{Status: http.StatusCreated, Body: v}, err
+		return &CreatedOutput{Status: http.StatusCreated, Body: v}, err
 	})
 }

@@ -66,15 +66,7 @@ func (e engineSet) CardVoices(ctx context.Context, card string) ([]string, bool,
 	if err != nil {
 		return nil, false, err
 	}
-	if ep.VoiceAPI == cards.VoiceAPIElevenLabs {
-		names, err := speech.ElevenLabs{BaseURL: ep.BaseURL, Key: ep.Key, Client: ep.Client}.Voices(ctx)
-		return names, true, err
-	}
-	names, listed, err := speech.ListVoices(ctx, ep.Client, ep.BaseURL, ep.Key)
-	if err != nil || listed {
-		return names, listed, err
-	}
-	return speech.OpenAIVoices, false, nil
+	return voices.CardVoiceList(ctx, ep)
 }
 
 func (e engineSet) EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error) {
