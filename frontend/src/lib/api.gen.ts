@@ -1490,9 +1490,16 @@ export interface components {
         RenderSentenceTiming: {
             /** Format: int64 */
             end_ms: number;
+            /**
+             * Format: int64
+             * @description index of its segment within the chapter (0 for a chapter given as text)
+             */
+            segment: number;
             /** Format: int64 */
             start_ms: number;
             text: string;
+            /** @description the library voice speaking it */
+            voice_id?: string;
         };
         RenderStatus: {
             /** @description once succeeded: a short-lived URL of the audio (supports Range) */
@@ -1608,8 +1615,16 @@ export interface components {
             vision_ocr_url: string;
         };
         SpeechapiChapterInput: {
-            text: string;
+            /** @description the chapter by voice (podcast hosts, characters): each segment in its own voice, or the render's; give text or segments */
+            segments?: components["schemas"]["SpeechapiSegmentInput"][] | null;
+            /** @description the chapter in the render's voice; give text or segments */
+            text?: string;
             title?: string;
+        };
+        SpeechapiSegmentInput: {
+            text: string;
+            /** @description a voice of the library; absent is the render's voice_id */
+            voice_id?: string;
         };
         "Split-regionRequest": {
             /**
@@ -1646,8 +1661,8 @@ export interface components {
             text?: string;
             /** @description title written into the file */
             title?: string;
-            /** @description a voice of the library */
-            voice_id: string;
+            /** @description a voice of the library: the text's, and a segment's that names none; required unless every segment names its voice */
+            voice_id?: string;
         };
         StatusOutputBody: {
             name: string;

@@ -49,7 +49,7 @@ type StartInput struct {
 	Body struct {
 		Text     string         `json:"text,omitempty" maxLength:"5000000" doc:"the text, as one chapter; give text or chapters (at most 5,000,000 bytes of UTF-8 in all, titles included)"`
 		Chapters []ChapterInput `json:"chapters,omitempty" maxItems:"500" doc:"the text by chapter; give text or chapters"`
-		VoiceID  string         `json:"voice_id" pattern:"^[a-z0-9][a-z0-9._-]{0,99}$" doc:"a voice of the library"`
+		VoiceID  string         `json:"voice_id,omitempty" pattern:"^[a-z0-9][a-z0-9._-]{0,99}$" doc:"a voice of the library: the text's, and a segment's that names none; required unless every segment names its voice"`
 		Format   string         `json:"format,omitempty" enum:"mp3,m4b" default:"m4b" doc:"m4b: AAC in MP4 with chapters (audiobook players); mp3: MP3 with ID3 chapters"`
 		Title    string         `json:"title,omitempty" maxLength:"300" doc:"title written into the file"`
 		Artist   string         `json:"artist,omitempty" maxLength:"300" doc:"artist (author or narrator) written into the file"`
@@ -63,8 +63,15 @@ const maxStartBody = 2*render.MaxTextBytes + 64<<10
 
 // ChapterInput is one chapter of a render.
 type ChapterInput struct {
-	Title string `json:"title,omitempty" maxLength:"300"`
-	Text  string `json:"text" maxLength:"5000000"`
+	Title    string         `json:"title,omitempty" maxLength:"300"`
+	Text     string         `json:"text,omitempty" maxLength:"5000000" doc:"the chapter in the render's voice; give text or segments"`
+	Segments []SegmentInput `json:"segments,omitempty" maxItems:"100000" doc:"the chapter by voice (podcast hosts, characters): each segment in its own voice, or the render's; give text or segments"`
+}
+
+// SegmentInput is a stretch of a chapter in one voice.
+type SegmentInput struct {
+	VoiceID string `json:"voice_id,omitempty" pattern:"^[a-z0-9][a-z0-9._-]{0,99}$" doc:"a voice of the library; absent is the render's voice_id"`
+	Text    string `json:"text" maxLength:"5000000"`
 }
 
 // StatusOutput is a render's state.
@@ -94,7 +101,11 @@ func startRender(svc *render.Service) httpapi.Operation {
 		b := in.Body
 		spec := render.Spec{Text: b.Text, VoiceID: b.VoiceID, Format: b.Format, Title: b.Title, Artist: b.Artist, Speed: b.Speed}
 		for _, c := range b.Chapters {
-			spec.Chapters = append(spec.Chapters, render.Chapter{Title: c.Title, Text: c.Text})
+			ch := render.Chapter{Title: c.Title, Text: c.Text}
+			for _, sg := range c.Segments {
+				ch.Segments = append(ch.Segments, render.Segment{VoiceID: sg.VoiceID, Text: sg.Text})
+			}
+			spec.Chapters = append(spec.Chapters, ch)
 		}
 		st, err := svc.Start(ctx, spec)
 		return &StatusOutput{Status: http.StatusAccepted, Body: st}, err

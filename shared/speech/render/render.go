@@ -61,10 +61,27 @@ const cacheWriteTimeout = 30 * time.Second
 // that decides their sound.
 const CachePrefix = "speech/cache/"
 
-// Chapter is one chapter of a text.
+// Segment is a stretch of a chapter spoken in one voice: a podcast host's
+// turn, a character's line.
+type Segment struct {
+	VoiceID string `json:"voice_id,omitempty" doc:"a voice of the library; empty is the render's voice_id"`
+	Text    string `json:"text"`
+}
+
+// Chapter is one chapter of a text: its text in the render's voice, or its
+// segments, each in its own voice.
 type Chapter struct {
-	Title string `json:"title"`
-	Text  string `json:"text"`
+	Title    string    `json:"title"`
+	Text     string    `json:"text"`
+	Segments []Segment `json:"segments,omitempty" doc:"the chapter by voice; give text or segments"`
+}
+
+// segments is the chapter as segments: its text is one in the default voice.
+func (c Chapter) segments() []Segment {
+	if len(c.Segments) > 0 {
+		return c.Segments
+	}
+	return []Segment{{Text: c.Text}}
 }
 
 // Engine is the voice a render speaks in.
@@ -83,7 +100,13 @@ type Engine struct {
 
 // Request is one render.
 type Request struct {
-	Engine   Engine
+	// Engine is the default voice's: a chapter's text and a segment
+	// without a voice of its own speak in it.
+	Engine Engine
+	// VoiceID is the default voice's library id, for the timings.
+	VoiceID string
+	// Voices are the engines of the segments' voices, by library id.
+	Voices   map[string]Engine
 	Speed    float64 // 0 means 1.0
 	Chapters []Chapter
 	Format   string // FormatMP3 or FormatM4B
@@ -113,6 +136,8 @@ type SentenceTiming struct {
 	Text    string `json:"text"`
 	StartMS int64  `json:"start_ms"`
 	EndMS   int64  `json:"end_ms"`
+	VoiceID string `json:"voice_id,omitempty" doc:"the library voice speaking it"`
+	Segment int    `json:"segment" doc:"index of its segment within the chapter (0 for a chapter given as text)"`
 }
 
 // Result says what a render made and what it cost.
@@ -186,15 +211,54 @@ func New(blobs blob.Store, opts Options) *Renderer {
 	return &Renderer{blobs: blobs, opts: opts}
 }
 
-// planned is one chunk with its place and cache key.
+// planned is one chunk with its place, its voice and its cache key.
 type planned struct {
 	chapter int
 	Chunk
 	key string
+	eng Engine
+	// segment is the chunk's segment within its chapter, voiceID its
+	// segment's library voice.
+	segment int
+	voiceID string
 }
 
 func plannedChunk(chapter int, c Chunk, eng Engine, speed float64) planned {
-	return planned{chapter: chapter, Chunk: c, key: CacheKey(eng.Name, eng.Voice, c.Text, speed)}
+	return planned{chapter: chapter, Chunk: c, key: CacheKey(eng.Name, eng.Voice, c.Text, speed), eng: eng}
+}
+
+// plan cuts req's chapters into chunks, each segment in its voice's
+// engine's limit. A segment's end ends a sentence; sentences are numbered
+// through the chapter.
+func (req Request) plan() ([]planned, error) {
+	var out []planned
+	for ci, ch := range req.Chapters {
+		sentences := 0
+		for si, seg := range ch.segments() {
+			id, eng := req.VoiceID, req.Engine
+			if seg.VoiceID != "" && seg.VoiceID != req.VoiceID {
+				id, eng = seg.VoiceID, req.Voices[seg.VoiceID]
+			}
+			if eng.Speaker == nil {
+				return nil, fmt.Errorf("%w: chapter %d segment %d: no engine for voice %q", ErrInvalid, ci+1, si+1, id)
+			}
+			limit := eng.Limit
+			if limit <= 0 {
+				limit = OpenAILimit
+			}
+			cs := Split(seg.Text, limit)
+			for _, c := range cs {
+				c.Sentence += sentences
+				p := plannedChunk(ci, c, eng, req.Speed)
+				p.segment, p.voiceID = si, id
+				out = append(out, p)
+			}
+			if n := len(cs); n > 0 {
+				sentences += cs[n-1].Sentence + 1
+			}
+		}
+	}
+	return out, nil
 }
 
 // Plan cuts the chapters into chunks for eng, as Render would.
@@ -229,20 +293,15 @@ func (r *Renderer) Render(ctx context.Context, req Request, progress Progress) (
 	if req.Format != FormatMP3 && req.Format != FormatM4B {
 		return Result{}, fmt.Errorf("%w: format %q is not mp3 or m4b", ErrInvalid, req.Format)
 	}
-	if req.Engine.Speaker == nil {
-		return Result{}, fmt.Errorf("%w: no engine", ErrInvalid)
-	}
-	var chunks []planned
-	for ci, cs := range Plan(req.Chapters, req.Engine.Limit) {
-		for _, c := range cs {
-			chunks = append(chunks, plannedChunk(ci, c, req.Engine, req.Speed))
-		}
+	chunks, err := req.plan()
+	if err != nil {
+		return Result{}, err
 	}
 	if len(chunks) == 0 {
 		return Result{}, fmt.Errorf("%w: the text has nothing to speak", ErrInvalid)
 	}
 	res := Result{Chunks: len(chunks), ContentType: ContentType(req.Format)}
-	cached, calls, err := r.synthesize(ctx, req.Engine, req.Speed, chunks, progress)
+	cached, calls, err := r.synthesize(ctx, req.Speed, chunks, progress)
 	res.Cached, res.EngineCalls = cached, calls
 	if err != nil {
 		return res, err
@@ -326,11 +385,12 @@ func (r *Renderer) evict(ctx context.Context, own map[string]bool) (int, error) 
 }
 
 // synthesize makes sure every chunk's audio is in the cache, speaking the
-// missing ones with at most the engine's concurrency of calls at once, and
+// missing ones in text order with at most each engine's concurrency of
+// calls to it at once, and
 // answers how many were cached already and how many engine calls it made.
 // Cache look-ups and writes run beside the calls, not between them, so a
 // slow disk or bucket does not leave the engine idle.
-func (r *Renderer) synthesize(ctx context.Context, eng Engine, speed float64, chunks []planned, progress Progress) (cached, calls int, err error) {
+func (r *Renderer) synthesize(ctx context.Context, speed float64, chunks []planned, progress Progress) (cached, calls int, err error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var nCached, nCalls, done atomic.Int64
@@ -350,9 +410,18 @@ func (r *Renderer) synthesize(ctx context.Context, eng Engine, speed float64, ch
 			}
 		}
 	}
-	workers := r.opts.Concurrency
-	if eng.Concurrency > 0 {
-		workers = eng.Concurrency
+	// A slot per call an engine takes at once, shared by its voices.
+	slots := map[string]chan struct{}{}
+	workers := 0
+	for _, c := range chunks {
+		if slots[c.eng.Name] == nil {
+			n := r.opts.Concurrency
+			if c.eng.Concurrency > 0 {
+				n = c.eng.Concurrency
+			}
+			slots[c.eng.Name] = make(chan struct{}, n)
+			workers += n
+		}
 	}
 	workers = min(workers, len(chunks))
 	type spoken struct {
@@ -401,7 +470,14 @@ func (r *Renderer) synthesize(ctx context.Context, eng Engine, speed float64, ch
 				if ctx.Err() != nil {
 					continue
 				}
+				eng, slot := c.eng, slots[c.eng.Name]
+				select {
+				case slot <- struct{}{}:
+				case <-ctx.Done():
+					continue
+				}
 				audio, n, err := r.speak(ctx, eng, speech.Request{Text: c.Text, Voice: eng.Voice, Format: speech.FormatWAV, Speed: speed})
+				<-slot
 				nCalls.Add(int64(n))
 				var wav []byte
 				if err == nil {
@@ -615,7 +691,7 @@ func (r *Renderer) assemble(ctx context.Context, req Request, chunks []planned, 
 		if format.SampleRate == 0 {
 			format = cf
 		} else if cf != format {
-			return Timings{}, fmt.Errorf("%w: engine %s answered %v after %v", ErrEngine, req.Engine.Name, cf, format)
+			return Timings{}, fmt.Errorf("%w: engine %s answered %v after %v", ErrEngine, c.eng.Name, cf, format)
 		}
 		ch := &tm.Chapters[c.chapter]
 		if !chapterStarted[c.chapter] {
@@ -632,7 +708,7 @@ func (r *Renderer) assemble(ctx context.Context, req Request, chunks []planned, 
 			s.Text += " " + c.Text
 			s.EndMS = ms()
 		} else {
-			ch.Sentences = append(ch.Sentences, SentenceTiming{Text: c.Text, StartMS: start, EndMS: ms()})
+			ch.Sentences = append(ch.Sentences, SentenceTiming{Text: c.Text, StartMS: start, EndMS: ms(), VoiceID: c.voiceID, Segment: c.segment})
 		}
 		ch.EndMS = ms()
 	}

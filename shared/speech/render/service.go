@@ -30,6 +30,8 @@ const (
 	// requests Lambda caps at 6 MB.
 	MaxTextBytes = 5_000_000
 	MaxChapters  = 500
+	// MaxVoices bounds the distinct voices of one render: a novel's cast.
+	MaxVoices = 64
 	// AudioTTL is how long an audio URL the API hands out stays valid.
 	AudioTTL = time.Hour
 )
@@ -38,7 +40,7 @@ const (
 type Spec struct {
 	Text     string    `json:"text,omitempty" doc:"the text, as one chapter; give text or chapters"`
 	Chapters []Chapter `json:"chapters,omitempty" doc:"the text by chapter; give text or chapters"`
-	VoiceID  string    `json:"voice_id" doc:"a voice of the library"`
+	VoiceID  string    `json:"voice_id" doc:"a voice of the library: the text's, and a segment's that names none; required unless every segment names one"`
 	Format   string    `json:"format" doc:"mp3 or m4b"`
 	Title    string    `json:"title,omitempty" doc:"the title written into the file"`
 	Artist   string    `json:"artist,omitempty" doc:"the artist (author or narrator) written into the file"`
@@ -51,10 +53,21 @@ type Spec struct {
 // text moved out has the text in Spec and no TextKey.
 type payload struct {
 	Spec
-	TextKey     string `json:"text_key,omitempty"`
+	TextKey string `json:"text_key,omitempty"`
+	// Engine and EngineVoice are the default voice's (Spec.VoiceID), empty
+	// when every segment names its voice.
 	Engine      string `json:"engine"`
 	EngineVoice string `json:"engine_voice"`
-	Output      string `json:"output"`
+	// Voices are the segments' voices other than the default, by library
+	// id; a payload queued before segments has none.
+	Voices map[string]voiceRef `json:"voices,omitempty"`
+	Output string              `json:"output"`
+}
+
+// voiceRef is a library voice as it was when the render was asked for.
+type voiceRef struct {
+	Engine      string `json:"engine"`
+	EngineVoice string `json:"engine_voice"`
 }
 
 // textBlob is the name, under a render's output prefix, of its chapters
@@ -124,11 +137,29 @@ func (s Spec) Validate() error {
 	}
 	n, words := 0, 0
 	for i, c := range s.chapters() {
-		if !utf8.ValidString(c.Text) || !utf8.ValidString(c.Title) {
+		if c.Text != "" && len(c.Segments) > 0 {
+			return fmt.Errorf("%w: chapter %d: give text or segments, not both", ErrInvalid, i+1)
+		}
+		if !utf8.ValidString(c.Title) {
 			return fmt.Errorf("%w: chapter %d is not valid UTF-8", ErrInvalid, i+1)
 		}
-		n += len(c.Text) + len(c.Title)
-		words += len(strings.Fields(c.Text))
+		n += len(c.Title)
+		for j, seg := range c.segments() {
+			if !utf8.ValidString(seg.Text) {
+				return fmt.Errorf("%w: chapter %d is not valid UTF-8", ErrInvalid, i+1)
+			}
+			if seg.VoiceID == "" && s.VoiceID == "" && strings.TrimSpace(seg.Text) != "" {
+				if len(c.Segments) == 0 {
+					return fmt.Errorf("%w: chapter %d has no voice: give voice_id", ErrInvalid, i+1)
+				}
+				return fmt.Errorf("%w: chapter %d segment %d names no voice and there is no voice_id", ErrInvalid, i+1, j+1)
+			}
+			n += len(seg.Text)
+			words += len(strings.Fields(seg.Text))
+		}
+	}
+	if v := s.voiceIDs(); len(v) > MaxVoices {
+		return fmt.Errorf("%w: %d voices, at most %d", ErrInvalid, len(v), MaxVoices)
 	}
 	if n > MaxTextBytes {
 		return fmt.Errorf("%w: the text has %d bytes, at most %d", ErrInvalid, n, MaxTextBytes)
@@ -139,24 +170,62 @@ func (s Spec) Validate() error {
 	return nil
 }
 
-// Start checks spec, resolves its voice and queues the render.
-func (s *Service) Start(ctx context.Context, spec Spec) (Status, error) {
-	if err := spec.Validate(); err != nil {
-		return Status{}, err
+// voiceIDs are the distinct library voices spec speaks in, the default
+// first when it speaks.
+func (s Spec) voiceIDs() []string {
+	var ids []string
+	seen := map[string]bool{}
+	add := func(id string) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
 	}
-	v, err := s.voices.Get(ctx, spec.VoiceID)
+	add(s.VoiceID)
+	for _, c := range s.chapters() {
+		for _, seg := range c.Segments {
+			add(seg.VoiceID)
+		}
+	}
+	return ids
+}
+
+// resolve looks a voice up in the library and checks its engine.
+func (s *Service) resolve(ctx context.Context, id string) (voiceRef, error) {
+	v, err := s.voices.Get(ctx, id)
 	if errors.Is(err, voices.ErrNotFound) {
-		return Status{}, fmt.Errorf("%w: there is no voice %q", ErrInvalid, spec.VoiceID)
+		return voiceRef{}, fmt.Errorf("%w: there is no voice %q", ErrInvalid, id)
 	}
 	if err != nil {
-		return Status{}, err
+		return voiceRef{}, err
 	}
 	// Refuse an engine card that cannot speak now, not in the job. The
 	// built-in espeak-ng is the job's to find: in AWS the job runs on the
 	// worker, which carries it, not in the function that queues it.
 	if v.Engine != voices.BuiltinEngine {
 		if _, err := s.engines.Engine(ctx, v.Engine, v.EngineVoice); err != nil {
+			return voiceRef{}, err
+		}
+	}
+	return voiceRef{Engine: v.Engine, EngineVoice: v.EngineVoice}, nil
+}
+
+// Start checks spec, resolves its voices and queues the render.
+func (s *Service) Start(ctx context.Context, spec Spec) (Status, error) {
+	if err := spec.Validate(); err != nil {
+		return Status{}, err
+	}
+	var def voiceRef
+	others := map[string]voiceRef{}
+	for _, id := range spec.voiceIDs() {
+		v, err := s.resolve(ctx, id)
+		if err != nil {
 			return Status{}, err
+		}
+		if id == spec.VoiceID {
+			def = v
+		} else {
+			others[id] = v
 		}
 	}
 	output := "speech/renders/" + jobs.NewID() + "/"
@@ -170,7 +239,7 @@ func (s *Service) Start(ctx context.Context, spec Spec) (Status, error) {
 	}
 	bare := spec
 	bare.Text, bare.Chapters = "", nil
-	p, err := json.Marshal(payload{Spec: bare, TextKey: textKey, Engine: v.Engine, EngineVoice: v.EngineVoice, Output: output})
+	p, err := json.Marshal(payload{Spec: bare, TextKey: textKey, Engine: def.Engine, EngineVoice: def.EngineVoice, Voices: others, Output: output})
 	if err == nil {
 		var job jobs.Job
 		if job, err = s.queue.Enqueue(ctx, JobKind, p); err == nil {
@@ -269,9 +338,20 @@ func (s *Service) Job(ctx context.Context, raw json.RawMessage, progress jobs.Re
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("%w: payload: %v", ErrInvalid, err)
 	}
-	eng, err := s.engines.Engine(ctx, p.Engine, p.EngineVoice)
-	if err != nil {
-		return nil, err
+	var eng Engine
+	if p.Engine != "" {
+		var err error
+		if eng, err = s.engines.Engine(ctx, p.Engine, p.EngineVoice); err != nil {
+			return nil, err
+		}
+	}
+	others := make(map[string]Engine, len(p.Voices))
+	for id, v := range p.Voices {
+		e, err := s.engines.Engine(ctx, v.Engine, v.EngineVoice)
+		if err != nil {
+			return nil, fmt.Errorf("voice %s: %w", id, err)
+		}
+		others[id] = e
 	}
 	chapters, err := s.text(ctx, p)
 	if errors.Is(err, ErrInvalid) {
@@ -281,7 +361,7 @@ func (s *Service) Job(ctx context.Context, raw json.RawMessage, progress jobs.Re
 		return nil, jobs.Transient(err)
 	}
 	res, err := s.renderer.Render(ctx, Request{
-		Engine: eng, Speed: p.Speed, Chapters: chapters, Format: p.Format,
+		Engine: eng, VoiceID: p.VoiceID, Voices: others, Speed: p.Speed, Chapters: chapters, Format: p.Format,
 		Title: p.Title, Artist: p.Artist, Output: p.Output,
 	}, func(ctx context.Context, done, total int) error {
 		return progress.Progress(ctx, float64(done)/float64(total), fmt.Sprintf("%d of %d chunks spoken", done, total))
