@@ -744,6 +744,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/speech/renders/{id}/chunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A render's chunks (sentences, or pieces of long ones) that are spoken so far, in order from an index, each with a short-lived URL of its WAV: a player can start on chunk 0 while the rest is being spoken, and ask again from 'next' */
+        get: operations["list-speech-render-chunks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/version": {
         parameters: {
             query?: never;
@@ -1461,6 +1478,28 @@ export interface components {
             start_ms: number;
             title: string;
         };
+        RenderChunkList: {
+            /** @description the chunks from 'from' on that are spoken, in order, up to the first that is not yet */
+            chunks: components["schemas"]["RenderSpokenChunk"][] | null;
+            /** @description why the render failed, or why it is being retried */
+            error?: string;
+            /** @description the render finished but a chunk's audio has left the cache: the list stops before it; play the whole audio instead */
+            evicted?: boolean;
+            /** Format: int64 */
+            from: number;
+            /**
+             * Format: int64
+             * @description the index to ask from next; absent when no more chunks will come
+             */
+            next?: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /**
+             * Format: int64
+             * @description chunks in the render; 0 until its job has planned them
+             */
+            total: number;
+        };
         RenderResult: {
             /**
              * Format: int64
@@ -1498,6 +1537,35 @@ export interface components {
             /** Format: int64 */
             start_ms: number;
             text: string;
+            /** @description the library voice speaking it */
+            voice_id?: string;
+        };
+        RenderSpokenChunk: {
+            /**
+             * Format: int64
+             * @description its chapter's index
+             */
+            chapter: number;
+            /** Format: int64 */
+            duration_ms: number;
+            /**
+             * Format: int64
+             * @description the chunk's place in the render, from 0
+             */
+            index: number;
+            /**
+             * Format: int64
+             * @description its segment's index within the chapter
+             */
+            segment: number;
+            /**
+             * Format: int64
+             * @description its sentence's index within the chapter (as in the timings); pieces of one sentence share it
+             */
+            sentence: number;
+            text: string;
+            /** @description a short-lived URL of the chunk's audio (audio/wav) */
+            url: string;
             /** @description the library voice speaking it */
             voice_id?: string;
         };
@@ -3697,6 +3765,43 @@ export interface operations {
             };
         };
     };
+    "list-speech-render-chunks": {
+        parameters: {
+            query?: {
+                /** @description the first chunk's index */
+                from?: number;
+                /** @description at most this many chunks */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the render's id (its job id) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderChunkList"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     version: {
         parameters: {
             query?: never;
@@ -4349,6 +4454,7 @@ export const magazineCleanedKindValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const magazineRegionKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionVisual_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["visual_kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const recognizeInBodyEngineValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecognizeInBody"]["engine"]> = ["text-layer", "vision-primary", "vision-fallback", "tesseract"];
+export const renderChunkListStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderChunkList"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const renderStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderStatus"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const saveDesignInputBodyAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["age"]> = ["young", "middle_aged", "old", ""];

@@ -39,7 +39,7 @@ func Module(d *platform.Deps) (platform.Module, error) {
 
 // Operations lists the renderer's operations.
 func Operations(svc *render.Service) []httpapi.Operation {
-	return []httpapi.Operation{startRender(svc), getRender(svc), renderAudio(svc)}
+	return []httpapi.Operation{startRender(svc), getRender(svc), renderAudio(svc), renderChunks(svc)}
 }
 
 var tags = []string{"speech"}
@@ -130,5 +130,29 @@ func renderAudio(svc *render.Service) httpapi.Operation {
 	}, func(ctx context.Context, in *IDPath) (*RedirectOutput, error) {
 		url, err := svc.AudioURL(ctx, in.ID)
 		return &RedirectOutput{Status: http.StatusFound, Location: url}, err
+	})
+}
+
+// ChunksInput is GET /api/speech/renders/{id}/chunks.
+type ChunksInput struct {
+	ID    string `path:"id" maxLength:"64" doc:"the render's id (its job id)"`
+	From  int    `query:"from" minimum:"0" default:"0" doc:"the first chunk's index"`
+	Limit int    `query:"limit" minimum:"1" maximum:"100" default:"20" doc:"at most this many chunks"`
+}
+
+// ChunksOutput lists a render's spoken chunks.
+type ChunksOutput struct {
+	Body render.ChunkList
+}
+
+func renderChunks(svc *render.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "list-speech-render-chunks", Method: http.MethodGet, Path: "/api/speech/renders/{id}/chunks",
+		Summary: "A render's chunks (sentences, or pieces of long ones) that are spoken so far, in order from an index, each with a short-lived URL of its WAV: " +
+			"a player can start on chunk 0 while the rest is being spoken, and ask again from 'next'",
+		Tags: tags,
+	}, func(ctx context.Context, in *ChunksInput) (*ChunksOutput, error) {
+		list, err := svc.ListChunks(ctx, in.ID, in.From, in.Limit)
+		return &ChunksOutput{Body: list}, err
 	})
 }

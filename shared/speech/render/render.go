@@ -300,6 +300,9 @@ func (r *Renderer) Render(ctx context.Context, req Request, progress Progress) (
 	if len(chunks) == 0 {
 		return Result{}, fmt.Errorf("%w: the text has nothing to speak", ErrInvalid)
 	}
+	if err := r.storePlan(ctx, req.Output, chunks); err != nil {
+		return Result{}, err
+	}
 	res := Result{Chunks: len(chunks), ContentType: ContentType(req.Format)}
 	cached, calls, err := r.synthesize(ctx, req.Speed, chunks, progress)
 	res.Cached, res.EngineCalls = cached, calls

@@ -108,6 +108,7 @@ type Service struct {
 	voices   Voices
 	engines  Engines
 	blobs    blob.Store
+	plans    planCache // the plans ListChunks read last
 }
 
 // NewService builds the render service.
