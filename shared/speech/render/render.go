@@ -694,7 +694,9 @@ func (r *Renderer) assemble(ctx context.Context, req Request, chunks []planned, 
 		if format.SampleRate == 0 {
 			format = cf
 		} else if cf != format {
-			return Timings{}, fmt.Errorf("%w: engine %s answered %v after %v", ErrEngine, c.eng.Name, cf, format)
+			// Another voice's engine speaks at another rate: the first
+			// chunk's format is the render's.
+			pcm = convertPCM(pcm, cf, format)
 		}
 		ch := &tm.Chapters[c.chapter]
 		if !chapterStarted[c.chapter] {

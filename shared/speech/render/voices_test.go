@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -143,5 +144,104 @@ func TestBadSegmentsAreRefused(t *testing.T) {
 				t.Fatalf("stored %v, %v", stored, err)
 			}
 		})
+	}
+}
+
+// TestListChunksFollowsTheJob: before the job has planned, nothing is
+// listed and the player is told to ask again from 0; once spoken every
+// chunk is listed; a finished render whose chunk left the cache stops
+// before it and says evicted; a failed one stops at its first missing
+// chunk, with its error and no next.
+func TestListChunksFollowsTheJob(t *testing.T) {
+	need(t, "espeak-ng", "ffmpeg")
+	svc, q, _ := newEspeakService(t, espeakLibrary{"host-a": "en-us"})
+	ctx := t.Context()
+	st, err := svc.Start(ctx, Spec{VoiceID: "host-a", Format: FormatMP3, Text: "One. Two. Three."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := svc.ListChunks(ctx, st.ID, 0, 0)
+	if err != nil || list.Status != "queued" || list.Total != 0 || len(list.Chunks) != 0 || list.Next == nil || *list.Next != 0 {
+		t.Fatalf("queued: %+v, %v", list, err)
+	}
+	if _, err := svc.Job(ctx, q.jobs[0].Payload, noProgress{}); err != nil {
+		t.Fatal(err)
+	}
+	q.jobs[0].Status = "succeeded"
+	list, err = svc.ListChunks(ctx, st.ID, 0, 0)
+	if err != nil || list.Total != 3 || len(list.Chunks) != 3 || list.Next != nil || list.Evicted || list.Chunks[2].Text != "Three." {
+		t.Fatalf("succeeded: %+v, %v", list, err)
+	}
+	if err := svc.blobs.Delete(ctx, CacheKey(voices.BuiltinEngine, "en-us", "Two.", 0)); err != nil {
+		t.Fatal(err)
+	}
+	list, err = svc.ListChunks(ctx, st.ID, 0, 0)
+	if err != nil || len(list.Chunks) != 1 || list.Next != nil || !list.Evicted {
+		t.Fatalf("evicted: %+v, %v", list, err)
+	}
+	q.jobs[0].Status, q.jobs[0].Error = "failed", "engine down"
+	list, err = svc.ListChunks(ctx, st.ID, 0, 0)
+	if err != nil || len(list.Chunks) != 1 || list.Next != nil || list.Evicted || list.Error != "engine down" {
+		t.Fatalf("failed: %+v, %v", list, err)
+	}
+	if _, err := svc.ListChunks(ctx, st.ID, -1, 0); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("from -1: %v", err)
+	}
+}
+
+// TestVoicesOfOtherRatesShareARender: espeak-ng (22,050 Hz) and an
+// OpenAI-compatible engine (24,000 Hz, a local server) speak one render;
+// the second voice's samples are converted to the first's rate, so the
+// render lasts what its chunks do.
+func TestVoicesOfOtherRatesShareARender(t *testing.T) {
+	need(t, "espeak-ng", "ffmpeg")
+	srv, seen := speechServer(t)
+	r := New(newBlobs(t), Options{})
+	res, err := r.Render(t.Context(), Request{
+		Engine: Engine{Name: "espeak-ng", Voice: "en-us", Speaker: speech.Espeak{}, Limit: EspeakLimit}, VoiceID: "narrator",
+		Voices:   map[string]Engine{"guest": openAIEngine(srv)},
+		Chapters: []Chapter{{Segments: []Segment{{Text: "Hello there."}, {VoiceID: "guest", Text: "Hi."}, {Text: "Bye."}}}},
+		Format:   FormatMP3, Output: "x/",
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(*seen) != 1 {
+		t.Fatalf("%d calls to the card, want 1", len(*seen))
+	}
+	rc, _, err := r.blobs.Get(t.Context(), res.TimingsKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	var tm Timings
+	if err := json.NewDecoder(rc).Decode(&tm); err != nil {
+		t.Fatal(err)
+	}
+	guest := tm.Chapters[0].Sentences[1]
+	// The card says 300 ms + 10 ms a character: 330 ms for "Hi.".
+	if guest.VoiceID != "guest" || guest.EndMS-guest.StartMS < 325 || guest.EndMS-guest.StartMS > 335 {
+		t.Fatalf("the guest's sentence %+v; want 330 ms", guest)
+	}
+}
+
+// TestConvertPCM: rate, channels and bits change; values keep their level.
+func TestConvertPCM(t *testing.T) {
+	f, pcm, err := parseWAV(tone(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cd := pcmFormat{Channels: 1, SampleRate: 22050, Bits: 16}
+	out := convertPCM(pcm, f, cd)
+	if len(out) != 2*22050 {
+		t.Fatalf("%d bytes, want %d", len(out), 2*22050)
+	}
+	if v := int16(binary.LittleEndian.Uint16(out)); v > -1995 || v < -2001 {
+		t.Fatalf("first sample %d, want about -2000", v)
+	}
+	stereo8 := pcmFormat{Channels: 2, SampleRate: 8000, Bits: 8}
+	out = convertPCM([]byte{192, 64, 255, 255}, stereo8, pcmFormat{Channels: 1, SampleRate: 8000, Bits: 16})
+	if a, b := int16(binary.LittleEndian.Uint16(out)), int16(binary.LittleEndian.Uint16(out[2:])); len(out) != 4 || a != 0 || b < 32000 {
+		t.Fatalf("stereo 8-bit to mono 16-bit: %d, %d (%d bytes)", a, b, len(out))
 	}
 }

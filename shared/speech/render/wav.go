@@ -107,3 +107,79 @@ func writeWAVHeader(w io.Writer, f pcmFormat, n int64) error {
 	_, err := w.Write(h)
 	return err
 }
+
+// convertPCM turns samples of format from into format to: channels mixed
+// down (or copied up), the rate changed by linear interpolation, the bits
+// widened or narrowed. It is how voices of engines that speak at other
+// rates (espeak-ng's 22,050 Hz, an OpenAI-compatible card's 24,000 Hz)
+// share one render.
+func convertPCM(pcm []byte, from, to pcmFormat) []byte {
+	inFrame := from.Channels * from.Bits / 8
+	n := len(pcm) / inFrame
+	// One value per frame and output channel, in -1..1.
+	frames := make([][]float64, n)
+	for i := range n {
+		in := make([]float64, from.Channels)
+		for ch := range in {
+			in[ch] = decodeSample(pcm[i*inFrame+ch*from.Bits/8:], from.Bits)
+		}
+		out := make([]float64, to.Channels)
+		if from.Channels == to.Channels {
+			copy(out, in)
+		} else {
+			var sum float64
+			for _, v := range in {
+				sum += v
+			}
+			for ch := range out {
+				out[ch] = sum / float64(len(in))
+			}
+		}
+		frames[i] = out
+	}
+	m := int(int64(n) * int64(to.SampleRate) / int64(from.SampleRate))
+	outFrame := to.Channels * to.Bits / 8
+	res := make([]byte, m*outFrame)
+	for j := range m {
+		pos := float64(j) * float64(from.SampleRate) / float64(to.SampleRate)
+		i := int(pos)
+		frac := pos - float64(i)
+		for ch := range to.Channels {
+			v := frames[i][ch]
+			if i+1 < n {
+				v += (frames[i+1][ch] - v) * frac
+			}
+			encodeSample(res[j*outFrame+ch*to.Bits/8:], to.Bits, v)
+		}
+	}
+	return res
+}
+
+// decodeSample reads one little-endian PCM sample (8-bit unsigned, wider
+// signed) as -1..1.
+func decodeSample(b []byte, bits int) float64 {
+	if bits == 8 {
+		return (float64(b[0]) - 128) / 128
+	}
+	var v int64
+	for k := bits/8 - 1; k >= 0; k-- {
+		v = v<<8 | int64(b[k])
+	}
+	shift := 64 - bits
+	v = v << shift >> shift // sign-extend
+	return float64(v) / float64(int64(1)<<(bits-1))
+}
+
+// encodeSample writes v (-1..1, clipped) as one little-endian PCM sample.
+func encodeSample(b []byte, bits int, v float64) {
+	v = max(-1, min(1, v))
+	if bits == 8 {
+		b[0] = byte(int(v*127) + 128)
+		return
+	}
+	full := float64(int64(1)<<(bits-1) - 1)
+	s := int64(v * full)
+	for k := range bits / 8 {
+		b[k] = byte(s >> (8 * k))
+	}
+}
