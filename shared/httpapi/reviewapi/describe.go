@@ -10,7 +10,6 @@ import (
 	"github.com/lectern/lectern/shared/engines/oaichat"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
-	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/review"
@@ -27,26 +26,6 @@ func (p ImagePath) ref() (magazine.RegionRef, error) { return magazine.ParseImag
 // DescribeOptions is the optional body of a describe-all.
 type DescribeOptions struct {
 	Redo bool `json:"redo,omitempty" doc:"describe pictures that already have a description too (default: only those without one)"`
-}
-
-// JobStartedOut answers an operation that started a background job.
-type JobStartedOut struct {
-	Status   int
-	Location string `header:"Location" doc:"the job's status URL"`
-	Body     struct {
-		JobID     string      `json:"job_id"`
-		Status    jobs.Status `json:"status" enum:"queued,running,succeeded,failed"`
-		StatusURL string      `json:"status_url" doc:"GET it to follow the job (status, progress, message, error, result)"`
-	}
-}
-
-func started(j jobs.Job, err error) (*JobStartedOut, error) {
-	if err != nil {
-		return nil, err
-	}
-	out := &JobStartedOut{Status: http.StatusAccepted, Location: jobsapi.StatusPath(j.ID)}
-	out.Body.JobID, out.Body.Status, out.Body.StatusURL = j.ID, j.Status, jobsapi.StatusPath(j.ID)
-	return out, nil
 }
 
 // ImageOut is a picture region after its description was set.
@@ -67,12 +46,12 @@ func describeImage(d *review.Describer) httpapi.Operation {
 			"chosen by its visual kind; the answer, one or two sentences, replaces its description. A failure of every engine fails the job with the reason." +
 			describeResult,
 		DefaultStatus: http.StatusAccepted}),
-		func(ctx context.Context, in *ImagePath) (*JobStartedOut, error) {
+		func(ctx context.Context, in *ImagePath) (*jobsapi.JobStartedOut, error) {
 			ref, err := in.ref()
 			if err != nil {
 				return nil, err
 			}
-			return started(d.DescribeImage(ctx, in.Doc, ref))
+			return jobsapi.Started(d.DescribeImage(ctx, in.Doc, ref))
 		})
 }
 
@@ -84,8 +63,8 @@ func describeArticle(d *review.Describer) httpapi.Operation {
 		func(ctx context.Context, in *struct {
 			ArticlePath
 			Body *DescribeOptions `required:"false"`
-		}) (*JobStartedOut, error) {
-			return started(d.DescribeArticle(ctx, in.Doc, in.Article, in.Body != nil && in.Body.Redo))
+		}) (*jobsapi.JobStartedOut, error) {
+			return jobsapi.Started(d.DescribeArticle(ctx, in.Doc, in.Article, in.Body != nil && in.Body.Redo))
 		})
 }
 
@@ -97,8 +76,8 @@ func describeIssue(d *review.Describer) httpapi.Operation {
 		func(ctx context.Context, in *struct {
 			DocPath
 			Body *DescribeOptions `required:"false"`
-		}) (*JobStartedOut, error) {
-			return started(d.DescribeIssue(ctx, in.Doc, in.Body != nil && in.Body.Redo))
+		}) (*jobsapi.JobStartedOut, error) {
+			return jobsapi.Started(d.DescribeIssue(ctx, in.Doc, in.Body != nil && in.Body.Redo))
 		})
 }
 

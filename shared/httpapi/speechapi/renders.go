@@ -1,0 +1,25 @@
+package speechapi
+
+import (
+	"github.com/lectern/lectern/shared/engines/speech"
+	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/speech/render"
+	"github.com/lectern/lectern/shared/voices"
+)
+
+// NewRenderService is the speech renderer over the platform: the voice
+// library, this instance's TTS cards and the built-in espeak-ng. Features
+// that start renders of their own (listen) build it the same way; the
+// speech module alone registers its job.
+func NewRenderService(d *platform.Deps) *render.Service {
+	library := d.Voices
+	if library == nil {
+		library = voices.Unconfigured{}
+	}
+	engines := engineSet{
+		cards:  d.Cards(),
+		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
+		hosted: d.Hosted(),
+	}
+	return render.NewService(render.New(d.Blobs, render.Options{FFmpeg: d.Config.FFmpegCommand}), d.Jobs, library, engines, d.Blobs)
+}
