@@ -196,15 +196,7 @@ func (c *apiClient) createArticle(id string, regions ...string) string {
 	for i, r := range regions {
 		refs[i] = magazine.RegionRef{Page: 1, Region: r}
 	}
-	body, err := json.Marshal(map[string]any{"title": "Harbour", "regions": refs})
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	status, _, b := c.do(http.MethodPost, "/api/magazine/"+id+"/articles", body)
-	if status != http.StatusCreated {
-		c.t.Fatalf("create article: %d %s", status, b)
-	}
-	return decode[struct{ Article magazine.Article }](c.t, b).Article.ID
+	return c.newArticle(id, "Harbour", refs...)
 }
 
 // article reads one article of the issue.

@@ -14,6 +14,7 @@ package features
 import (
 	"github.com/lectern/lectern/shared/httpapi/enginesapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
+	"github.com/lectern/lectern/shared/httpapi/listenapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/httpapi/reviewapi"
 	"github.com/lectern/lectern/shared/httpapi/settingsapi"
@@ -24,5 +25,5 @@ import (
 
 // All is every feature's module constructor.
 func All() []platform.New {
-	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module, reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, jobsapi.Module}
+	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module, reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, listenapi.Module, jobsapi.Module}
 }

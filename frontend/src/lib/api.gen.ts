@@ -280,6 +280,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/magazine/{doc}/articles/{article}/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Narrate an approved article as a speech render (its id works with /api/speech/renders/{id}, /chunks and /audio): the title as the first sentence, then the text, pictures' descriptions only when asked; the byline is the file's artist. An article not approved, or changed since it was, answers 409 */
+        post: operations["listen-article"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/articles/{article}/podcast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An article's podcast record: the script (title, hosts, turns), where it came from, its grounding violations, its length, and the last generation's error; 404 before any */
+        get: operations["get-podcast-script"];
+        /** Replace the script's turns (and, optionally, hosts) with an edit made on the version in If-Match (another version answers 409). The grounding check runs again and its violations are stored: an edited script is flagged, never refused. At most 400 turns of 4000 bytes, 200000 bytes in all */
+        put: operations["edit-podcast-script"];
+        /** Write the two hosts' script of an approved article as a background job. mode llm: the LLM from Settings writes it, grounded in the article; a script with invented numbers, names or quotations is asked for again (at most 3 calls) and, if every answer has some, the best is stored flagged. A script more than 15% over the minutes is cut at a turn boundary, keeping its closing. mode deterministic: the hosts read the paragraphs in turn. The script is stored on the article's podcast record (GET it); an LLM failure fails the job and is recorded there, keeping the previous script */
+        post: operations["start-podcast-script"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/articles/{article}/podcast/voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Voice the stored podcast script as a speech render: one chapter whose segments are the turns, each in its host's voice */
+        post: operations["voice-podcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/magazine/{doc}/articles/{article}/text": {
         parameters: {
             query?: never;
@@ -359,6 +412,23 @@ export interface paths {
         put?: never;
         /** Describe one picture as a background job: its stored crop goes to the vision engine (primary, then fallback) with a prompt chosen by its visual kind; the answer, one or two sentences, replaces its description. A failure of every engine fails the job with the reason. The job's result (GET /api/jobs/{id}) lists each picture's outcome: described (with the engine), empty (the engine returned no content: nothing stored), kept (the picture was edited meanwhile; the edit wins) or failed (why). */
         post: operations["describe-image"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Narrate every approved article of an issue as one speech render, a chapter per article (titled with it) in the order the issue prints them; an issue without an approved article answers 409 */
+        post: operations["listen-issue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1065,6 +1135,14 @@ export interface components {
             /** @description what the samples read; a standard passage when absent */
             text?: string;
         };
+        "Edit-podcast-scriptRequest": {
+            /** @description new hosts; absent keeps them */
+            hosts?: [
+                components["schemas"]["ReadaloudHost"],
+                components["schemas"]["ReadaloudHost"]
+            ] | null;
+            turns: components["schemas"]["ReadaloudTurn"][] | null;
+        };
         ErrorDetail: {
             /** @description Where the error occurred, e.g. 'body.items[3].tags' or 'path.thing-id' */
             location?: string;
@@ -1203,6 +1281,40 @@ export interface components {
         };
         ListOutputBody: {
             cards: components["schemas"]["CardsView"][] | null;
+        };
+        "Listen-articleRequest": {
+            /** @description read each picture's description where the picture occurs (default false); a picture without one is skipped */
+            descriptions?: boolean;
+            /**
+             * @description mp3 (default) or m4b
+             * @default mp3
+             * @enum {string}
+             */
+            format?: "mp3" | "m4b";
+            /**
+             * Format: double
+             * @description multiple of the normal rate, 0.25..4; 0 or absent is 1
+             */
+            speed?: number;
+            /** @description the narrator: a voice of the library */
+            voice_id: string;
+        };
+        "Listen-issueRequest": {
+            /** @description read each picture's description where the picture occurs (default false); a picture without one is skipped */
+            descriptions?: boolean;
+            /**
+             * @description m4b (default: chapters for audiobook players) or mp3
+             * @default m4b
+             * @enum {string}
+             */
+            format?: "mp3" | "m4b";
+            /**
+             * Format: double
+             * @description multiple of the normal rate, 0.25..4; 0 or absent is 1
+             */
+            speed?: number;
+            /** @description the narrator: a voice of the library */
+            voice_id: string;
         };
         MagazineArticle: {
             /** @description approved, and nothing in the article changed since (its title, region or image list, or any of its regions' text, box, kind or description) */
@@ -1424,6 +1536,80 @@ export interface components {
             /** Format: int64 */
             page: number;
             step: string;
+        };
+        ReadaloudHost: {
+            name: string;
+            /** @description a voice of the library */
+            voice_id: string;
+        };
+        ReadaloudRecord: {
+            article: string;
+            /**
+             * Format: int64
+             * @description LLM calls the last generation made (at most 3)
+             */
+            attempts?: number;
+            /** @description why the last generation failed; the script before it, if any, is kept */
+            error?: string;
+            /**
+             * Format: double
+             * @description the script's length at 150 words a minute
+             */
+            estimated_seconds: number;
+            issue: string;
+            /**
+             * Format: int64
+             * @description the length asked for
+             */
+            minutes: number;
+            /** @description absent until a generation succeeded */
+            script?: components["schemas"]["ReadaloudScript"];
+            /**
+             * @description who wrote the script
+             * @enum {string}
+             */
+            source?: "llm" | "deterministic" | "edited";
+            /**
+             * @description ok: a script with no grounding violation; flagged: a script with violations, kept for review; failed: no script, the last generation failed (see error)
+             * @enum {string}
+             */
+            status: "ok" | "flagged" | "failed";
+            /** @description the LLM's script ran more than 15% over the minutes and was cut at a turn boundary, keeping its closing */
+            trimmed?: boolean;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: int64
+             * @description send as If-Match with an edit
+             */
+            version: number;
+            /** @description what the script says that the article does not (numbers, names, quotations) */
+            violations: components["schemas"]["ReadaloudViolation"][] | null;
+        };
+        ReadaloudScript: {
+            hosts: [
+                components["schemas"]["ReadaloudHost"],
+                components["schemas"]["ReadaloudHost"]
+            ] | null;
+            title: string;
+            turns: components["schemas"]["ReadaloudTurn"][] | null;
+        };
+        ReadaloudTurn: {
+            /**
+             * Format: int64
+             * @description 0 or 1: an index into hosts
+             */
+            host: number;
+            /** @description the article paragraphs it reads (deterministic scripts) */
+            source?: number[] | null;
+            text: string;
+        };
+        ReadaloudViolation: {
+            /** @enum {string} */
+            kind: "number" | "name" | "quote";
+            text: string;
+            /** Format: int64 */
+            turn: number;
         };
         RecognizeInBody: {
             /**
@@ -1709,6 +1895,24 @@ export interface components {
             undo_cleared?: boolean;
             undo_token?: string;
         };
+        "Start-podcast-scriptRequest": {
+            /** @description the two hosts; host 0 opens */
+            hosts: [
+                components["schemas"]["ReadaloudHost"],
+                components["schemas"]["ReadaloudHost"]
+            ] | null;
+            /**
+             * Format: int64
+             * @description the length to aim at (LLM scripts)
+             * @default 5
+             */
+            minutes?: number;
+            /**
+             * @description default: llm when Settings have an LLM, else deterministic
+             * @enum {string}
+             */
+            mode?: "llm" | "deterministic";
+        };
         StartInputBody: {
             /** @description artist (author or narrator) written into the file */
             artist?: string;
@@ -1757,6 +1961,14 @@ export interface components {
         VersionBody: {
             /** @description the release version (the VERSION file) */
             version: string;
+        };
+        "Voice-podcastRequest": {
+            /**
+             * @description mp3 (default) or m4b
+             * @default mp3
+             * @enum {string}
+             */
+            format?: "mp3" | "m4b";
         };
         VoicesConsent: {
             /**
@@ -2603,6 +2815,195 @@ export interface operations {
             };
         };
     };
+    "listen-article": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description issue id */
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Listen-articleRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderStatus"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-podcast-script": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description issue id */
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadaloudRecord"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "edit-podcast-script": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the record's ETag (its version) the edit was made on */
+                "If-Match": string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Edit-podcast-scriptRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadaloudRecord"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "start-podcast-script": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description issue id */
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Start-podcast-scriptRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "voice-podcast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description issue id */
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Voice-podcastRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderStatus"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "article-text": {
         parameters: {
             query?: {
@@ -2770,6 +3171,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JobStartedOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "listen-issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description issue id */
+                doc: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Listen-issueRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderStatus"];
                 };
             };
             /** @description Error */
@@ -4448,19 +4886,26 @@ export const healthOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<c
 export const issueListOutputBodyUploadValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IssueListOutputBody"]["upload"]> = ["form", "presigned"];
 export const jobStartedOutBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobStartedOutBody"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const jobsapiViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobsapiView"]["status"]> = ["queued", "running", "succeeded", "failed"];
+export const listenArticleRequestFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Listen-articleRequest"]["format"]> = ["mp3", "m4b"];
+export const listenIssueRequestFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Listen-issueRequest"]["format"]> = ["mp3", "m4b"];
 export const magazineChangeFromValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineChange"]["from"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineChangeToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineChange"]["to"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineCleanedKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineCleaned"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionVisual_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["visual_kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const readaloudRecordSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadaloudRecord"]["source"]> = ["llm", "deterministic", "edited"];
+export const readaloudRecordStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadaloudRecord"]["status"]> = ["ok", "flagged", "failed"];
+export const readaloudViolationKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadaloudViolation"]["kind"]> = ["number", "name", "quote"];
 export const recognizeInBodyEngineValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecognizeInBody"]["engine"]> = ["text-layer", "vision-primary", "vision-fallback", "tesseract"];
 export const renderChunkListStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderChunkList"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const renderStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderStatus"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const saveDesignInputBodyAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["age"]> = ["young", "middle_aged", "old", ""];
 export const saveDesignInputBodyGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["gender"]> = ["female", "male", "neutral", ""];
+export const startPodcastScriptRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Start-podcast-scriptRequest"]["mode"]> = ["llm", "deterministic"];
 export const startInputBodyFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StartInputBody"]["format"]> = ["mp3", "m4b"];
 export const statusOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatusOutputBody"]["status"]> = ["running", "stopped", "restarting", "unhealthy", "not-installed"];
+export const voicePodcastRequestFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Voice-podcastRequest"]["format"]> = ["mp3", "m4b"];
 export const voicesDesignPreviewAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesDesignPreview"]["age"]> = ["young", "middle_aged", "old", ""];
 export const voicesDesignPreviewGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesDesignPreview"]["gender"]> = ["female", "male", "neutral", ""];
 export const voicesSpecAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VoicesSpec"]["age"]> = ["young", "middle_aged", "old", ""];

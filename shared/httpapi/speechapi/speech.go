@@ -10,26 +10,15 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/speech/render"
-	"github.com/lectern/lectern/shared/voices"
 )
 
 // Module is the speech renderer: its operations and its job kind.
 func Module(d *platform.Deps) (platform.Module, error) {
-	library := d.Voices
-	if library == nil {
-		library = voices.Unconfigured{}
-	}
-	engines := engineSet{
-		cards:  d.Cards(),
-		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
-		hosted: d.Hosted(),
-	}
-	svc := render.NewService(render.New(d.Blobs, render.Options{FFmpeg: d.Config.FFmpegCommand}), d.Jobs, library, engines, d.Blobs)
+	svc := NewRenderService(d)
 	return platform.Module{
 		Name:       "speech",
 		Operations: Operations(svc),
