@@ -258,6 +258,8 @@ type llmStandIn struct {
 	mu     sync.Mutex
 	users  []string
 	answer func(n int) string
+	// hold, while set, makes each call wait until it is closed.
+	hold chan struct{}
 }
 
 func newLLMStandIn(t *testing.T) *llmStandIn {
@@ -276,8 +278,11 @@ func newLLMStandIn(t *testing.T) *llmStandIn {
 		}
 		e.mu.Lock()
 		e.users = append(e.users, req.Messages[1].Content)
-		n, answer := len(e.users), e.answer
+		n, answer, hold := len(e.users), e.answer, e.hold
 		e.mu.Unlock()
+		if hold != nil {
+			<-hold
+		}
 		writeChatAnswer(w, answer(n))
 	}))
 	t.Cleanup(srv.Close)
@@ -293,6 +298,20 @@ func (e *llmStandIn) answers(answer func(n int) string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.users, e.answer = nil, answer
+}
+
+// holdCalls makes calls wait until the returned func is called.
+func (e *llmStandIn) holdCalls() (release func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	hold := make(chan struct{})
+	e.hold = hold
+	return func() {
+		e.mu.Lock()
+		e.hold = nil
+		e.mu.Unlock()
+		close(hold)
+	}
 }
 
 func (e *llmStandIn) calls() []string {
@@ -526,6 +545,28 @@ func TestPodcastOverHTTP(t *testing.T) {
 		want := []string{us + " Welcome to Harbour Reborn.", gb + " The bay has 99 gulls.", us + " Goodbye."}
 		if !slices.Equal(spoken, want) || st.Format != render.FormatMP3 {
 			t.Fatalf("voiced as %s:\n%q\nwant\n%q", st.Format, spoken, want)
+		}
+	})
+
+	t.Run("an edit made while a script is written is kept, and the job says so", func(t *testing.T) {
+		setLLM(llm.url)
+		llm.answers(func(int) string { return groundedScript })
+		release := llm.holdCalls()
+		job := c.startJob(path, "{"+hosts+"}")
+		for deadline := time.Now().Add(10 * time.Second); len(llm.calls()) == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		_, etag := record()
+		edit := `{"turns":[{"host":1,"text":"Welcome to Harbour Reborn."},{"host":0,"text":"Goodbye."}]}`
+		status, _, b := c.do(http.MethodPut, path, []byte(edit), "If-Match", etag)
+		release()
+		if status != http.StatusOK {
+			t.Fatalf("edit while the job ran: %d %s", status, b)
+		}
+		v := c.waitJob(job)
+		rec, _ := record()
+		if v.Status != jobs.StatusFailed || !strings.Contains(v.Error, "edit is kept") || rec.Source != readaloud.SourceEdited || len(rec.Script.Turns) != 2 || rec.Error != v.Error {
+			t.Fatalf("job %s (%s), record %+v", v.Status, v.Error, rec)
 		}
 	})
 }

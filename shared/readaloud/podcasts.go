@@ -71,6 +71,9 @@ type scriptJob struct {
 	Hosts   [2]podcast.Host `json:"hosts"`
 	Minutes int             `json:"minutes"`
 	Mode    string          `json:"mode"`
+	// BaseVersion is the record's version when the job was asked for: an
+	// edit stored after it is the user's newer work, which the job keeps.
+	BaseVersion int64 `json:"base_version"`
 }
 
 // ScriptResult is a script job's result.
@@ -139,7 +142,13 @@ func (p *Podcasts) StartScript(ctx context.Context, issue, article string, req S
 	default:
 		return jobs.Job{}, fmt.Errorf("%w: mode %q is not llm or deterministic", ErrInvalid, mode)
 	}
-	payload, err := json.Marshal(scriptJob{Issue: issue, Article: article, Hosts: hosts, Minutes: req.Minutes, Mode: mode})
+	base := int64(0)
+	if rec, err := p.records.get(ctx, issue, article); err == nil {
+		base = rec.Version
+	} else if !errors.Is(err, ErrNotFound) {
+		return jobs.Job{}, err
+	}
+	payload, err := json.Marshal(scriptJob{Issue: issue, Article: article, Hosts: hosts, Minutes: req.Minutes, Mode: mode, BaseVersion: base})
 	if err != nil {
 		return jobs.Job{}, err
 	}
@@ -202,10 +211,16 @@ func (p *Podcasts) writeScript(ctx context.Context, job scriptJob, progress jobs
 		res.Trimmed = trimmed
 	}
 	rec, err := p.records.update(ctx, job.Issue, job.Article, 0, func(rec *Record) error {
+		if rec.Source == SourceEdited && rec.Version > job.BaseVersion {
+			return fmt.Errorf("%w: the script was edited (version %d) while this one was being written; the edit is kept, write a new script to replace it", ErrStale, rec.Version)
+		}
 		rec.setScript(script, violations, job.Mode)
 		rec.Minutes, rec.Attempts, rec.Trimmed = job.Minutes, res.Attempts, res.Trimmed
 		return nil
 	})
+	if errors.Is(err, ErrStale) {
+		return ScriptResult{}, err
+	}
 	if err != nil {
 		return ScriptResult{}, jobs.Transient(err)
 	}

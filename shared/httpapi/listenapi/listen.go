@@ -161,7 +161,8 @@ func startPodcastScript(pods *readaloud.Podcasts) httpapi.Operation {
 		Summary: "Write the two hosts' script of an approved article as a background job. mode llm: the LLM from Settings writes it, grounded in the article; " +
 			"a script with invented numbers, names or quotations is asked for again (at most 3 calls) and, if every answer has some, the best is stored flagged. " +
 			"A script more than 15% over the minutes is cut at a turn boundary, keeping its closing. mode deterministic: the hosts read the paragraphs in turn. " +
-			"The script is stored on the article's podcast record (GET it); an LLM failure fails the job and is recorded there, keeping the previous script",
+			"The script is stored on the article's podcast record (GET it); an LLM failure fails the job and is recorded there, keeping the previous script, " +
+			"and an edit saved while the job runs is kept (the job fails saying so)",
 		Tags: tags, DefaultStatus: http.StatusAccepted,
 	}, func(ctx context.Context, in *struct {
 		ArticlePath
