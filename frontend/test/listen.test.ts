@@ -32,10 +32,10 @@ describe("a render's timings as the player's props", () => {
     duration_ms: 3795,
     chapters: [
       { title: 'One', start_ms: 0, end_ms: 2579, sentences: [
-        { text: 'First sentence.', start_ms: 0, end_ms: 1244 },
-        { text: 'Second sentence.', start_ms: 1244, end_ms: 2579 },
+        { text: 'First sentence.', start_ms: 0, end_ms: 1244, segment: 0 },
+        { text: 'Second sentence.', start_ms: 1244, end_ms: 2579, segment: 0 },
       ] },
-      { title: 'Two', start_ms: 2579, end_ms: 3795, sentences: [{ text: 'Third sentence.', start_ms: 2579, end_ms: 3795 }] },
+      { title: 'Two', start_ms: 2579, end_ms: 3795, sentences: [{ text: 'Third sentence.', start_ms: 2579, end_ms: 3795, segment: 0 }] },
     ],
   };
   it('chapters by start and every sentence; the time of chapter Two highlights its sentence', () => {

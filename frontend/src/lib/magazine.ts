@@ -155,11 +155,16 @@ export function inReadingOrder(page: Page): Region[] {
   return [...ordered, ...rest];
 }
 
-/** Hash routes of the section: #/magazine, #/magazine/<id>, #/magazine/<id>/<page>. */
-export function parseMagazineHash(hash: string): { issue?: string; page?: number } {
+/** Hash routes of the section: #/magazine, #/magazine/<id>, #/magazine/<id>/<page>,
+ *  and the reader: #/magazine/<id>/articles[/<article>]. */
+export function parseMagazineHash(hash: string): { issue?: string; page?: number; articles?: true; article?: string } {
   const parts = hash.replace(/^#\/?/, '').split('/');
   if (parts[0] !== 'magazine') return {};
   const issue = /^[a-z0-9]{8,40}$/.test(parts[1] ?? '') ? parts[1] : undefined;
+  if (issue && parts[2] === 'articles') {
+    const article = /^[A-Za-z0-9_-]{1,64}$/.test(parts[3] ?? '') ? parts[3] : undefined;
+    return article ? { issue, articles: true, article } : { issue, articles: true };
+  }
   const page = issue && /^\d{1,6}$/.test(parts[2] ?? '') ? Number(parts[2]) : undefined;
   return { issue, page: page && page > 0 ? page : undefined };
 }

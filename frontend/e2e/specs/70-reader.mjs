@@ -1,0 +1,217 @@
+// e2e: the article reader. An article approved on its page opens in the
+// reader as clean text with its figure; a narrator (espeak-ng, built in) is
+// picked and Listen plays while the render is still speaking, highlighting
+// each sentence; with figure descriptions on, the figure's description is a
+// chunk of its own and is highlighted; the issue downloads as an M4B with a
+// chapter per approved article (checked with ffprobe); and a podcast is
+// written by a stand-in LLM (chat completions on 127.0.0.1), edited, voiced
+// and heard.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { check, cleanups, createHTTPServer, freePort, getJSON, ingest, test } from '../harness.mjs';
+import { makePDF } from '../pdf.mjs';
+
+/** Two one-page articles: a headline, a byline and a paragraph of short sentences each. */
+function readerPDF() {
+  const page = (head, by, lines) => ({
+    lines: [
+      { x: 72, top: 60, size: 24, bold: true, text: head },
+      { x: 72, top: 100, size: 10, text: by },
+      ...lines.map((text, j) => ({ x: 72, top: 360 + j * 12, size: 10, text })),
+    ],
+  });
+  return makePDF([
+    page('Harbour Reborn', 'By Ada Lovelace', ['The quay was rebuilt in the spring.', 'Boats came back to the bay in May.', 'The harbour master was pleased.']),
+    page('Storm Season Ahead', 'By Mary Somerville', ['Forecasters expect strong winds.', 'Sailors should check their moorings.']),
+  ]);
+}
+
+/** Waits until a stream player has played its first audio; a timeout says what the player showed. */
+async function firstAudio(player, timeout) {
+  try {
+    await player.and(player.page().locator('[data-first-audio-ms]')).waitFor({ timeout });
+  } catch (e) {
+    throw new Error(`no audio played: ${JSON.stringify(await player.evaluate((el) => ({ ...el.dataset, text: el.innerText })).catch(() => 'no player'))}\n${e}`);
+  }
+  return Number(await player.getAttribute('data-first-audio-ms'));
+}
+
+const json = (method, body, headers = {}) => ({ method, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+export default async function ({ server, browser }) {
+  const base = server.base;
+  const api = (path, init) => getJSON(`${base}${path}`, init);
+  const issue = await ingest(base, 'reader.pdf', readerPDF());
+  const doc = `/api/magazine/${issue.id}`;
+  const regions = async (n) => (await api(`${doc}/pages/${n}`)).regions;
+  const byText = (list, start) => list.find((r) => (r.text ?? '').startsWith(start));
+
+  // A figure between the byline and the text, described by hand.
+  const p1 = await api(`${doc}/pages/1`);
+  const fig = (await api(`${doc}/pages/1/regions`, json('POST', { bbox: [72, 140, 300, 180], kind: 'figure' }, { 'If-Match': String(p1.version) }))).region;
+  const description = 'A map shows the new quay beside the old lighthouse.';
+  await api(`${doc}/images/1-${fig.id}`, json('PATCH', { description }));
+  const r1 = await regions(1);
+  const reads = (list) => list.filter((r) => ['headline', 'byline', 'paragraph'].includes(r.kind)).map((r) => ({ page: r.page ?? 0, region: r.id }));
+  const refs1 = reads(r1).map((r) => ({ page: 1, region: r.region }));
+  const refs2 = reads(await regions(2)).map((r) => ({ page: 2, region: r.region }));
+  check(byText(r1, 'Harbour Reborn') && byText(r1, 'The quay') && refs2.length >= 2, `page regions: ${JSON.stringify(r1.map((r) => [r.kind, r.text]))}`);
+  const a1 = (await api(`${doc}/articles`, json('POST', { title: 'Harbour Reborn', regions: refs1 }))).article;
+  await api(`${doc}/articles/${a1.id}`, json('PATCH', { images: [{ page: 1, region: fig.id }] }));
+  const a2 = (await api(`${doc}/articles`, json('POST', { title: 'Storm Season Ahead', regions: refs2 }))).article;
+  await api(`${doc}/articles/${a2.id}/approve`, json('POST', { regions: refs2, images: [] }));
+
+  // The built-in espeak-ng voice for American English.
+  const voice = (await api('/api/voices?language=en-us&source=builtin&engine=espeak-ng&limit=5')).items[0];
+  check(voice, 'espeak-ng has an en-us voice');
+
+  const context = await browser.newContext({ viewport: { width: 1300, height: 1000 } });
+  const page = await context.newPage();
+  const reader = `${base}/#/magazine/${issue.id}/articles/${a1.id}`;
+
+  await test('reader: approve an article on its page, open it from the issue, read its text and figure', async () => {
+    await page.goto(`${base}/#/magazine/${issue.id}/1`);
+    await page.locator(`.articles [data-article="${a1.id}"]`).getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('review-status').filter({ hasText: 'Article approved.' }).waitFor();
+    await page.goto(`${base}/#/magazine/${issue.id}`);
+    const row = page.locator(`.articles-list [data-article="${a1.id}"]`);
+    await row.getByText('approved').waitFor();
+    await row.getByRole('link', { name: 'Harbour Reborn' }).click();
+    await page.getByTestId('reader-title').filter({ hasText: 'Harbour Reborn' }).waitFor();
+    check(page.url() === reader, `the reader's address: ${page.url()}`);
+    const text = await page.getByTestId('reader-text').innerText();
+    for (const want of ['By Ada Lovelace', 'The quay was rebuilt in the spring.', description]) check(text.includes(want), `the reader shows ${JSON.stringify(want)}: ${text}`);
+    check(!text.includes('Harbour Reborn\nHarbour Reborn'), 'the headline that repeats the title is shown once');
+    const img = page.getByTestId('reader-figure').locator('img');
+    await img.waitFor();
+    check(await img.evaluate((el) => el.complete && el.naturalWidth > 0), 'the figure crop loads');
+    // Approved first in the reader's list, both marked.
+    const toc = await page.getByRole('navigation', { name: 'Articles of the issue' }).locator('li').allInnerTexts();
+    check(toc.length === 2 && toc.every((t) => t.includes('approved')), `the issue's articles: ${toc}`);
+  });
+
+  await test('reader: pick a narrator (espeak-ng) with a preview; Listen plays at once and highlights the second sentence', async () => {
+    const picker = page.getByTestId('narrator');
+    await picker.getByRole('searchbox').fill(voice.name);
+    await picker.getByRole('listbox').locator(`option[value="${voice.id}"]`).waitFor();
+    await picker.getByRole('listbox').selectOption(voice.id);
+    await picker.getByTestId('narrator-chosen').filter({ hasText: voice.name }).waitFor();
+    await picker.getByRole('button', { name: 'Preview' }).click();
+    await picker.getByTestId('audio-player').waitFor();
+    check(await page.getByTestId('descriptions-toggle').isChecked() === false, 'figure descriptions are off by default');
+
+    await page.getByTestId('listen').click();
+    const player = page.getByTestId('stream-player');
+    const first = await firstAudio(player, 20000);
+    const render = await player.getAttribute('data-render');
+    console.log(`     Listen → first audio (espeak-ng, small article): ${first} ms`);
+    // The second chunk's sentence is highlighted while it plays.
+    let chunks = [];
+    for (let i = 0; i < 50 && chunks.length < 2; i++) {
+      chunks = (await api(`/api/speech/renders/${render}/chunks?from=0&limit=100`)).chunks ?? [];
+      if (chunks.length < 2) await page.waitForTimeout(200);
+    }
+    check(chunks.length >= 2, 'the render lists two chunks');
+    await page.waitForFunction((want) => document.querySelector('[data-testid=reader-text] mark[aria-current]')?.textContent === want, chunks[1].text, { timeout: 20000 });
+    check((await player.getAttribute('data-playing')) === '1' || Number(await player.getAttribute('data-playing')) >= 1, 'the player is on the second chunk or later');
+    // Pause holds the sentence; resume goes on.
+    await player.getByRole('button', { name: 'Pause' }).click();
+    check((await player.getAttribute('data-state')) === 'paused', 'paused');
+    await player.getByRole('button', { name: 'Resume' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=stream-player]')?.dataset.state !== 'paused');
+  });
+
+  await test('reader: with figure descriptions on, the description is a chunk of its own and is highlighted; choices are remembered', async () => {
+    await page.getByTestId('descriptions-toggle').check();
+    await page.getByTestId('stream-player').locator('select').selectOption('3');
+    await page.getByTestId('listen').click();
+    const player = page.getByTestId('stream-player');
+    await page.waitForFunction((old) => {
+      const p = document.querySelector('[data-testid=stream-player]');
+      return p && p.dataset.firstAudioMs !== undefined;
+    }, null, { timeout: 20000 });
+    const render = await player.getAttribute('data-render');
+    await page.waitForFunction((want) => document.querySelector('[data-testid=figure-description] mark[aria-current]')?.textContent === want, description, { timeout: 30000 });
+    const all = await api(`/api/speech/renders/${render}/chunks?from=0&limit=100`);
+    check(all.chunks.some((c) => c.text === description), `the description is spoken: ${JSON.stringify(all.chunks.map((c) => c.text))}`);
+    await page.reload();
+    await page.getByTestId('reader-title').waitFor();
+    check(await page.getByTestId('descriptions-toggle').isChecked(), 'the toggle is remembered');
+    check((await page.getByTestId('narrator-chosen').innerText()).includes(voice.name), 'the narrator is remembered');
+  });
+
+  await test('reader: Download issue (M4B) has a titled chapter per approved article', async () => {
+    const dl = page.getByTestId('issue-download');
+    await dl.getByRole('button', { name: 'Download issue (M4B)' }).click();
+    const link = page.getByTestId('issue-download-link');
+    await link.waitFor({ timeout: 60000 });
+    const href = await link.evaluate((a) => a.href);
+    const res = await fetch(href);
+    check(res.ok, `the M4B downloads (${res.status})`);
+    const dir = mkdtempSync(join(tmpdir(), 'lectern-e2e-m4b-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'issue.m4b');
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    const chapters = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_chapters', '-of', 'json', file], { encoding: 'utf8' })).chapters;
+    const titles = chapters.map((c) => c.tags?.title);
+    console.log(`     issue M4B chapters: ${chapters.map((c) => `${c.tags?.title} ${Number(c.start_time).toFixed(1)}–${Number(c.end_time).toFixed(1)} s`).join('; ')}`);
+    check(JSON.stringify(titles) === JSON.stringify(['Harbour Reborn', 'Storm Season Ahead']), `one chapter per approved article, titled: ${JSON.stringify(titles)}`);
+  });
+
+  await test('reader: podcast with a stand-in LLM — generate, see the script, edit a turn, voice it and hear it', async () => {
+    const script = { turns: [
+      { host: 0, text: 'Welcome. Today we read Harbour Reborn by Ada Lovelace.' },
+      { host: 1, text: 'The quay was rebuilt in the spring.' },
+      { host: 0, text: 'Boats came back to the bay in May.' },
+      { host: 1, text: 'The harbour master was pleased. Thanks for listening.' },
+    ] };
+    let calls = 0;
+    const port = await freePort();
+    const llm = createHTTPServer((req, res) => {
+      req.resume();
+      res.setHeader('Content-Type', 'application/json');
+      if (req.url !== '/v1/chat/completions') return res.writeHead(404).end('{"error":{"message":"not here"}}');
+      calls++;
+      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'host-writer',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(script) } }] }));
+    });
+    await new Promise((r) => llm.listen(port, '127.0.0.1', r));
+    cleanups.push(() => llm.close());
+    await api('/api/settings', json('PUT', { llm_url: `http://127.0.0.1:${port}/v1`, llm_model: 'host-writer' }));
+
+    const pod = page.getByTestId('podcast');
+    for (const i of [0, 1]) {
+      const picker = pod.getByTestId(`host-${i}-voice`);
+      await picker.getByRole('searchbox').fill(voice.name);
+      await picker.getByRole('listbox').locator(`option[value="${voice.id}"]`).waitFor();
+      await picker.getByRole('listbox').selectOption(voice.id);
+    }
+    await pod.getByTestId('host-1-name').fill('Grace');
+    await pod.getByTestId('podcast-minutes').fill('1');
+    await pod.getByRole('button', { name: /Generate/ }).click();
+    await pod.getByTestId('podcast-note').filter({ hasText: 'Script ready' }).waitFor({ timeout: 30000 });
+    check(calls >= 1, 'the stand-in LLM wrote it');
+    const shown = await pod.getByTestId('podcast-script').innerText();
+    check(shown.includes('Grace:') && shown.includes('The quay was rebuilt in the spring.'), `the script is shown with its hosts: ${shown}`);
+    check((await pod.getByTestId('podcast-source').innerText()).includes('LLM'), 'its source is shown');
+
+    await pod.getByRole('button', { name: 'Edit turns' }).click();
+    await pod.getByRole('textbox', { name: /^Turn 3/ }).fill('Boats came back to the bay in May, as the article says.');
+    await pod.getByRole('button', { name: 'Save script' }).click();
+    await pod.getByTestId('podcast-note').filter({ hasText: 'Script saved.' }).waitFor();
+    const saved = await api(`${doc}/articles/${a1.id}/podcast`);
+    check(saved.source === 'edited' && saved.script.turns[2].text.includes('as the article says'), `the edit is saved: ${JSON.stringify(saved.script.turns[2])}`);
+
+    await pod.getByTestId('podcast-voice').click();
+    const player = pod.getByTestId('stream-player');
+    await firstAudio(player, 30000);
+    await page.waitForFunction(() => !!document.querySelector('[data-testid=podcast] mark[aria-current]'), null, { timeout: 20000 });
+    const render = await player.getAttribute('data-render');
+    const chunks = (await api(`/api/speech/renders/${render}/chunks?from=0&limit=100`)).chunks;
+    check(chunks.some((c) => c.text.includes('as the article says')), 'the edited turn is voiced');
+  });
+
+  await context.close();
+}
