@@ -2,54 +2,34 @@
 // read it with its version, save edited turns with If-Match, voice it) and
 // the pure helpers the Podcast panel draws with (flagged words, hosts
 // remembered, lengths).
-import { ApiError, apiUrl, authHeaders, problemFrom, reach } from './api';
-import type { RenderStatus } from './listen';
-import { HOSTS_KEY, type JobStarted, type Narrator } from './reader';
+import { ApiError, call, callIfMatch, type Schemas } from './api';
+import { HOSTS_KEY, type Narrator } from './reader';
 
-export type Host = { name: string; voice_id: string };
-export type Turn = { host: number; text: string; source?: number[] | null };
-export type Violation = { turn: number; kind: 'number' | 'name' | 'quote' | string; text: string };
-export type Script = { title: string; hosts: Host[]; turns: Turn[] | null };
-export type PodcastRecord = {
-  status: 'ok' | 'flagged' | 'failed' | string;
-  script?: Script;
-  source?: 'llm' | 'deterministic' | 'edited' | string;
-  violations: Violation[] | null;
-  minutes: number;
-  estimated_seconds: number;
-  trimmed?: boolean;
-  error?: string;
-  version: number;
-};
-export type Mode = 'llm' | 'deterministic';
+export type Host = Schemas['ReadaloudHost'];
+export type Turn = Schemas['ReadaloudTurn'];
+export type Violation = Schemas['ReadaloudViolation'];
+export type Script = Schemas['ReadaloudScript'];
+/** An article's podcast: its script (once one was written), where it came from, what was flagged, and its version for edits. */
+export type PodcastRecord = Schemas['ReadaloudRecord'];
+export type Mode = NonNullable<Schemas['Start-podcast-scriptRequest']['mode']>;
 
-const path = (doc: string, article: string) => apiUrl('/api/magazine/{doc}/articles/{article}', { doc, article }) + '/podcast';
-
-async function send<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ body: T; etag: string }> {
-  const h: Record<string, string> = { Accept: 'application/json', ...authHeaders(), ...headers };
-  if (body !== undefined) h['Content-Type'] = 'application/json';
-  const resp = await reach(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
-  const text = await resp.text();
-  if (!resp.ok) throw problemFrom(resp.status, text);
-  return { body: (text ? JSON.parse(text) : undefined) as T, etag: resp.headers.get('ETag') ?? '' };
-}
+const podcastPath = '/api/magazine/{doc}/articles/{article}/podcast';
 
 export const podcastApi = {
   /** The article's podcast, or null when none was generated yet. */
   async get(doc: string, article: string): Promise<PodcastRecord | null> {
     try {
-      return (await send<PodcastRecord>('GET', path(doc, article))).body;
+      return await call('get', podcastPath, { doc, article });
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) return null;
       throw e;
     }
   },
-  generate: (doc: string, article: string, hosts: Host[], minutes: number, mode: Mode) =>
-    send<JobStarted>('POST', path(doc, article), { hosts, minutes, mode }).then((r) => r.body),
+  generate: (doc: string, article: string, hosts: [Host, Host], minutes: number, mode: Mode) =>
+    call('post', podcastPath, { doc, article }, { hosts, minutes, mode }),
   /** Saves edited turns on the version shown: a script changed meanwhile answers 409/412. */
-  save: (doc: string, article: string, version: number, turns: Turn[]) =>
-    send<PodcastRecord>('PUT', path(doc, article), { turns }, { 'If-Match': String(version) }).then((r) => r.body),
-  voice: (doc: string, article: string, format: 'mp3' | 'm4b') => send<RenderStatus>('POST', `${path(doc, article)}/voice`, { format }).then((r) => r.body),
+  save: (doc: string, article: string, version: number, turns: Turn[]) => callIfMatch(version, 'put', podcastPath, { doc, article }, { turns }),
+  voice: (doc: string, article: string, format: 'mp3' | 'm4b') => call('post', `${podcastPath}/voice`, { doc, article }, { format }),
 };
 
 /** Whether an error is an edit refused because the script changed since it was shown. */
@@ -150,7 +130,8 @@ export function saveHosts(storage: Pick<Storage, 'setItem'> | undefined, hosts: 
 }
 
 /** The hosts as the API takes them. */
-export const apiHosts = (hosts: readonly HostChoice[]): Host[] => hosts.map((h) => ({ name: h.name.trim(), voice_id: h.voice?.id ?? '' }));
+export const apiHosts = (hosts: readonly [HostChoice, HostChoice]): [Host, Host] => [apiHost(hosts[0]), apiHost(hosts[1])];
+const apiHost = (h: HostChoice): Host => ({ name: h.name.trim(), voice_id: h.voice?.id ?? '' });
 
 /** What Generate still needs ("" when ready). */
 export function generateMissing(hosts: readonly Host[], minutes: number): string {
