@@ -1,7 +1,7 @@
 # Lectern — conventional targets. `make run` and `make test` install what they
 # need on a fresh machine (apt-get as root, npm, pip into a cached venv, Go
 # modules, Maven Central for DynamoDB Local/ElasticMQ, the Go proxy for MinIO).
-.PHONY: run test bench eval lint build deploy clean deps deps-system frontend test-tools
+.PHONY: run test bench eval readaloud-sample lint build deploy clean deps deps-system frontend test-tools
 
 SHELL := /bin/bash
 VERSION := $(shell cat VERSION)
@@ -81,6 +81,12 @@ bench: deps
 eval: deps
 	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} LECTERN_SWEEP_ALL=1 \
 	  go test -count=1 -timeout 30m -run 'TestEvalBench|TestEvalSynthetic|TestEvalSamples|TestEvalPublicCorpus' -v ./shared/app
+
+# Read aloud on the team samples through a real local server: Listen → first
+# audio on the FAA sample with espeak-ng, and the Federal Register sample's
+# issue M4B chapters (one approved article per section).
+readaloud-sample: build
+	node infra/readaloud-sample.mjs bin/lectern $${LECTERN_SAMPLE_DATA:-../shared/data}/magazines
 
 lint: frontend/node_modules/.package-lock.json
 	@out=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$out" ] || { echo "gofmt: $$out"; exit 1; }
