@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { downloadName } from '../src/lib/episodes';
+import { followRender } from '../src/lib/listen';
+import { speedChoices, SPEEDS } from '../src/lib/player';
 import { parseMagazineHash, type Page, type Region } from '../src/lib/magazine';
 import {
   approvedFirst, articlePages, cut, describeNote, descriptionProblem, followJob, loadDescriptions, loadNarrator, locate, readerBlocks,
@@ -207,5 +209,33 @@ describe('podcast helpers', () => {
   it('download names are safe', () => {
     expect(downloadName('Harbour Reborn: a story!', 'mp3')).toBe('Harbour-Reborn-a-story.mp3');
     expect(downloadName('***', 'm4b')).toBe('lectern.m4b');
+  });
+});
+
+describe('following a render', () => {
+  it('polls until it ends; a render that is gone stops with gone set', async () => {
+    vi.useFakeTimers();
+    try {
+      vi.stubGlobal('sessionStorage', { getItem: () => '' });
+      const answers = [{ status: 'running' }, { status: 'succeeded' }];
+      vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ id: 'r', progress: 0, format: 'mp3', voice_id: 'v', ...answers.shift() }), { status: 200 }));
+      const seen: string[] = [];
+      followRender('r', (s) => seen.push(s.status), () => seen.push('error'));
+      await vi.runAllTimersAsync();
+      expect(seen).toEqual(['running', 'succeeded']);
+
+      vi.stubGlobal('fetch', async () => new Response('{"detail":"no render r"}', { status: 404 }));
+      const errors: boolean[] = [];
+      followRender('r', () => {}, (_, gone) => errors.push(gone));
+      await vi.runAllTimersAsync();
+      expect(errors).toEqual([true]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('the speed menu keeps a remembered speed that is not a usual one', () => {
+    expect(speedChoices(1)).toBe(SPEEDS);
+    expect(speedChoices(1.1)).toEqual([0.5, 0.75, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3]);
   });
 });

@@ -81,6 +81,7 @@ export default async function ({ server, browser }) {
     await row.getByRole('link', { name: 'Harbour Reborn' }).click();
     await page.getByTestId('reader-title').filter({ hasText: 'Harbour Reborn' }).waitFor();
     check(page.url() === reader, `the reader's address: ${page.url()}`);
+    await page.getByTestId('reader-figure').waitFor();
     const text = await page.getByTestId('reader-text').innerText();
     for (const want of ['By Ada Lovelace', 'The quay was rebuilt in the spring.', description]) check(text.includes(want), `the reader shows ${JSON.stringify(want)}: ${text}`);
     check(!text.includes('Harbour Reborn\nHarbour Reborn'), 'the headline that repeats the title is shown once');
@@ -211,6 +212,38 @@ export default async function ({ server, browser }) {
     const render = await player.getAttribute('data-render');
     const chunks = (await api(`/api/speech/renders/${render}/chunks?from=0&limit=100`)).chunks;
     check(chunks.some((c) => c.text.includes('as the article says')), 'the edited turn is voiced');
+
+    // An edit of a script that changed elsewhere meanwhile: reloaded, and said so.
+    await pod.getByRole('button', { name: 'Edit turns' }).click();
+    const now = await api(`${doc}/articles/${a1.id}/podcast`);
+    const turns = now.script.turns.map((t, i) => (i === 0 ? { ...t, text: 'Welcome, from another tab.' } : t));
+    await api(`${doc}/articles/${a1.id}/podcast`, json('PUT', { turns }, { 'If-Match': String(now.version) }));
+    await pod.getByRole('textbox', { name: /^Turn 2/ }).fill('The quay was rebuilt.');
+    await pod.getByRole('button', { name: 'Save script' }).click();
+    await pod.getByTestId('podcast-note').filter({ hasText: 'changed elsewhere' }).waitFor();
+    check((await pod.getByTestId('podcast-script').innerText()).includes('Welcome, from another tab.'), 'the other edit is shown');
+    check((await api(`${doc}/articles/${a1.id}/podcast`)).script.turns[1].text === 'The quay was rebuilt in the spring.', 'the stale edit was not saved');
+  });
+
+  await test('reader: Describe without a vision engine says why and keeps the description; a hand edit saves; too long is refused', async () => {
+    const figure = page.getByTestId('reader-figure');
+    await figure.getByRole('button', { name: 'Describe', exact: true }).click();
+    await figure.getByTestId('figure-note').or(figure.getByTestId('figure-error')).waitFor({ timeout: 20000 });
+    const said = await figure.getByTestId('figure-note').or(figure.getByTestId('figure-error')).innerText();
+    console.log(`     Describe without a vision engine: ${said}`);
+    check(/fail|vision|engine/i.test(said), `a clear reason: ${said}`);
+    check((await figure.getByTestId('figure-description').innerText()) === description, 'the description is kept');
+
+    await figure.getByRole('button', { name: 'Edit description' }).click();
+    const box = figure.getByLabel(/^Description/);
+    await box.fill('One. Two. Three.');
+    check(await figure.getByRole('button', { name: 'Save description' }).isDisabled(), 'three sentences cannot be saved');
+    await box.fill('A harbour map. The new quay is marked in red.');
+    await figure.getByRole('button', { name: 'Save description' }).click();
+    await figure.getByTestId('figure-note').filter({ hasText: 'Description saved.' }).waitFor();
+    const r = (await regions(1)).find((x) => x.id === fig.id);
+    check(r.description === 'A harbour map. The new quay is marked in red.', `saved on the server: ${r.description}`);
+    await figure.getByTestId('figure-description').filter({ hasText: 'The new quay is marked in red.' }).waitFor();
   });
 
   await context.close();

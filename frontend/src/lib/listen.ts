@@ -2,7 +2,7 @@
 // text box becomes chapters, and how a finished render's timings become the
 // audio player's chapters and sentences. Types come from the API document
 // (speechapi and shared/speech/render).
-import { call, type Schemas } from './api';
+import { ApiError, call, type Schemas } from './api';
 import type { Chapter, Sentence } from './player';
 
 export type RenderStatus = Schemas['RenderStatus'];
@@ -86,4 +86,35 @@ export function progressLabel(s: Pick<RenderStatus, 'status' | 'progress' | 'mes
 /** How long to wait before polling again: quick at first, then every 2 s. */
 export function pollDelay(attempt: number): number {
   return Math.min(2000, 250 * 2 ** Math.min(attempt, 3));
+}
+
+/**
+ * Follows a render until it ends: onStatus sees every state polled, onError
+ * every failed poll. No answer or a server error is asked again, slower; a
+ * 4xx (the render is gone) stops, with gone set. Returns the stop function.
+ */
+export function followRender(id: string, onStatus: (s: RenderStatus) => void, onError: (e: unknown, gone: boolean) => void): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const poll = (attempt: number) => {
+    timer = setTimeout(async () => {
+      if (stopped) return;
+      try {
+        const s = await speechApi.status(id);
+        if (stopped) return;
+        onStatus(s);
+        if (!finished(s)) poll(attempt + 1);
+      } catch (e) {
+        if (stopped) return;
+        const gone = e instanceof ApiError && e.status >= 400 && e.status < 500;
+        onError(e, gone);
+        if (!gone) poll(attempt + 1);
+      }
+    }, pollDelay(attempt));
+  };
+  poll(0);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

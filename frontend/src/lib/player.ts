@@ -87,3 +87,8 @@ export function sentenceAt(sentences: readonly Sentence[], ms: number): number {
   const i = lastStarted(sentences, ms);
   return i >= 0 && ms < sentences[i].end_ms ? i : -1;
 }
+
+/** The speeds a menu offers: SPEEDS, with the current speed added in order if it is not one of them. */
+export function speedChoices(speed: number): readonly number[] {
+  return SPEEDS.includes(speed) ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b);
+}
