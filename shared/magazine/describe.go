@@ -206,6 +206,33 @@ func lastIndexFunc(rs []rune, f func(rune) bool) int {
 	return -1
 }
 
+// SpokenPart is one region's contribution to an article read aloud.
+type SpokenPart struct {
+	Kind Kind
+	Text string
+}
+
+// SpokenParts is what an article says, in its reading sequence: each
+// region's spoken text (Spoken), with a picture's description where the
+// picture occurs when descriptions is set; a region that says nothing (a
+// picture without a description) is skipped. pages holds every page the
+// article's regions and images are on.
+func SpokenParts(a Article, pages map[int]Page, descriptions bool) []SpokenPart {
+	var parts []SpokenPart
+	for _, ref := range ReadingSequence(a, pages) {
+		for _, r := range pages[ref.Page].Regions {
+			if r.ID != ref.Region {
+				continue
+			}
+			if text := Spoken(r, descriptions); text != "" {
+				parts = append(parts, SpokenPart{Kind: r.Kind, Text: text})
+			}
+			break
+		}
+	}
+	return parts
+}
+
 // ReadingSequence is what an article reads, in order: its regions, with
 // each picture of its image list that is not among them placed where it
 // occurs in the pages' reading order (after the last of the regions read

@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultTargetMinutes is the length asked for when the caller gives none.
-const DefaultTargetMinutes = 10
+const DefaultTargetMinutes = 5
 
 // BuildPrompt asks an LLM for the two hosts' conversation about the article
 // as strict JSON, grounded in the article and at most MaxWords(targetMinutes)

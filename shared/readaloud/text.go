@@ -10,30 +10,11 @@ import (
 )
 
 // Part is one region's contribution to an article read aloud.
-type Part struct {
-	Kind magazine.Kind
-	Text string
-}
+type Part = magazine.SpokenPart
 
-// Parts is what an article says, in its reading sequence: each region's
-// spoken text (magazine.Spoken), with a picture's description where the
-// picture occurs when descriptions is set; a region that says nothing (a
-// picture without a description) is skipped. pages holds every page the
-// article's regions and images are on.
+// Parts is what an article says (magazine.SpokenParts).
 func Parts(a magazine.Article, pages map[int]magazine.Page, descriptions bool) []Part {
-	var parts []Part
-	for _, ref := range magazine.ReadingSequence(a, pages) {
-		for _, r := range pages[ref.Page].Regions {
-			if r.ID != ref.Region {
-				continue
-			}
-			if text := magazine.Spoken(r, descriptions); text != "" {
-				parts = append(parts, Part{Kind: r.Kind, Text: text})
-			}
-			break
-		}
-	}
-	return parts
+	return magazine.SpokenParts(a, pages, descriptions)
 }
 
 // PagesOf lists the page numbers an article's regions and images are on.

@@ -15,13 +15,13 @@ func TestNarrationReadsTheTitleFirstAndOnce(t *testing.T) {
 		want        string
 	}{
 		{"a headline repeating the title is read once", "Harbour Reborn",
-			[]Part{{magazine.KindHeadline, "HARBOUR  reborn."}, {magazine.KindParagraph, "Boats came back."}},
+			[]Part{{Kind: magazine.KindHeadline, Text: "HARBOUR  reborn."}, {Kind: magazine.KindParagraph, Text: "Boats came back."}},
 			"Harbour Reborn.\n\nBoats came back."},
 		{"a different headline is read after the title", "Harbour",
-			[]Part{{magazine.KindHeadline, "Harbour Reborn"}, {magazine.KindByline, "By Ada"}, {magazine.KindParagraph, "Boats."}},
+			[]Part{{Kind: magazine.KindHeadline, Text: "Harbour Reborn"}, {Kind: magazine.KindByline, Text: "By Ada"}, {Kind: magazine.KindParagraph, Text: "Boats."}},
 			"Harbour.\n\nHarbour Reborn\n\nBy Ada\n\nBoats."},
-		{"a title ending in a question mark keeps it", "Why boats?", []Part{{magazine.KindParagraph, "Tides."}}, "Why boats?\n\nTides."},
-		{"no title", "  ", []Part{{magazine.KindParagraph, "Tides."}}, "Tides."},
+		{"a title ending in a question mark keeps it", "Why boats?", []Part{{Kind: magazine.KindParagraph, Text: "Tides."}}, "Why boats?\n\nTides."},
+		{"no title", "  ", []Part{{Kind: magazine.KindParagraph, Text: "Tides."}}, "Tides."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Narration(tc.title, tc.parts); got != tc.want {
@@ -33,17 +33,17 @@ func TestNarrationReadsTheTitleFirstAndOnce(t *testing.T) {
 
 func TestBylineDropsBy(t *testing.T) {
 	for in, want := range map[string]string{"By Ada Lovelace": "Ada Lovelace", "by  Mary\nSomerville ": "Mary Somerville", "Caroline Herschel": "Caroline Herschel", "Byron Smith": "Byron Smith"} {
-		if got := Byline([]Part{{magazine.KindParagraph, "text"}, {magazine.KindByline, in}}); got != want {
+		if got := Byline([]Part{{Kind: magazine.KindParagraph, Text: "text"}, {Kind: magazine.KindByline, Text: in}}); got != want {
 			t.Errorf("Byline(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := Byline([]Part{{magazine.KindParagraph, "By the sea."}}); got != "" {
+	if got := Byline([]Part{{Kind: magazine.KindParagraph, Text: "By the sea."}}); got != "" {
 		t.Errorf("a paragraph was taken for a byline: %q", got)
 	}
 }
 
 func TestPodcastArticleLeavesOutTheRepeatedHeadlineAndByline(t *testing.T) {
-	art := PodcastArticle("Harbour Reborn", []Part{{magazine.KindHeadline, "Harbour Reborn"}, {magazine.KindByline, "By Ada"}, {magazine.KindParagraph, "One."}, {magazine.KindSubhead, "Later"}, {magazine.KindParagraph, "Two."}})
+	art := PodcastArticle("Harbour Reborn", []Part{{Kind: magazine.KindHeadline, Text: "Harbour Reborn"}, {Kind: magazine.KindByline, Text: "By Ada"}, {Kind: magazine.KindParagraph, Text: "One."}, {Kind: magazine.KindSubhead, Text: "Later"}, {Kind: magazine.KindParagraph, Text: "Two."}})
 	if art.Title != "Harbour Reborn" || art.Byline != "Ada" || strings.Join(art.Paragraphs, "|") != "One.|Later|Two." {
 		t.Fatalf("PodcastArticle = %+v", art)
 	}

@@ -196,12 +196,8 @@ func (s *Service) ArticleText(ctx context.Context, issue, id string, description
 		pages[ref.Page] = p
 	}
 	var parts []string
-	for _, ref := range magazine.ReadingSequence(a, pages) {
-		if r, ok := region(pages[ref.Page], ref.Region); ok {
-			if text := magazine.Spoken(r, descriptions); text != "" {
-				parts = append(parts, text)
-			}
-		}
+	for _, p := range magazine.SpokenParts(a, pages, descriptions) {
+		parts = append(parts, p.Text)
 	}
 	return strings.Join(parts, "\n\n"), nil
 }
