@@ -225,14 +225,35 @@ export default async function ({ server, browser }) {
     check((await api(`${doc}/articles/${a1.id}/podcast`)).script.turns[1].text === 'The quay was rebuilt in the spring.', 'the stale edit was not saved');
   });
 
-  await test('reader: Describe without a vision engine says why and keeps the description; a hand edit saves; too long is refused', async () => {
+  await test('reader: Describe asks the vision engine (a failure says why and keeps the description); a hand edit saves; three sentences cannot', async () => {
+    // A stand-in vision engine on 127.0.0.1 speaking chat completions; it fails until told otherwise.
+    let fail = true;
+    const port = await freePort();
+    const vision = createHTTPServer((req, res) => {
+      req.resume();
+      res.setHeader('Content-Type', 'application/json');
+      if (fail) return res.writeHead(500).end('{"error":{"message":"the vision model crashed"}}');
+      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'see',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'A chart of boat arrivals rising through May.' } }] }));
+    });
+    await new Promise((r) => vision.listen(port, '127.0.0.1', r));
+    cleanups.push(() => vision.close());
+    const before = await api('/api/settings');
+    await api('/api/settings', json('PUT', { vision_ocr_url: `http://127.0.0.1:${port}/v1`, vision_ocr_fallback_url: '' }));
+    cleanups.push(() => fetch(`${base}/api/settings`, json('PUT', { vision_ocr_url: before.vision_ocr_url, vision_ocr_fallback_url: before.vision_ocr_fallback_url })));
+
     const figure = page.getByTestId('reader-figure');
+    const said = figure.getByTestId('figure-note').or(figure.getByTestId('figure-error'));
     await figure.getByRole('button', { name: 'Describe', exact: true }).click();
-    await figure.getByTestId('figure-note').or(figure.getByTestId('figure-error')).waitFor({ timeout: 20000 });
-    const said = await figure.getByTestId('figure-note').or(figure.getByTestId('figure-error')).innerText();
-    console.log(`     Describe without a vision engine: ${said}`);
-    check(/fail|vision|engine/i.test(said), `a clear reason: ${said}`);
+    await said.waitFor({ timeout: 20000 });
+    const why = await said.innerText();
+    check(/fail/i.test(why) && /crashed|500|vision/i.test(why), `a clear reason: ${why}`);
     check((await figure.getByTestId('figure-description').innerText()) === description, 'the description is kept');
+
+    fail = false;
+    await figure.getByRole('button', { name: 'Describe', exact: true }).click();
+    await figure.getByTestId('figure-note').filter({ hasText: 'Described 1 of 1 figure.' }).waitFor({ timeout: 20000 });
+    await figure.getByTestId('figure-description').filter({ hasText: 'A chart of boat arrivals rising through May.' }).waitFor();
 
     await figure.getByRole('button', { name: 'Edit description' }).click();
     const box = figure.getByLabel(/^Description/);
