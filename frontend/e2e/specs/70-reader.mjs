@@ -165,7 +165,7 @@ export default async function ({ server, browser }) {
     const script = { turns: [
       { host: 0, text: 'Welcome. Today we read Harbour Reborn by Ada Lovelace.' },
       { host: 1, text: 'The quay was rebuilt in the spring.' },
-      { host: 0, text: 'Boats came back to the bay in May.' },
+      { host: 0, text: 'Boats came back to the bay in May 1999.' },
       { host: 1, text: 'The harbour master was pleased. Thanks for listening.' },
     ] };
     let calls = 0;
@@ -192,8 +192,12 @@ export default async function ({ server, browser }) {
     await pod.getByTestId('host-1-name').fill('Grace');
     await pod.getByTestId('podcast-minutes').fill('1');
     await pod.getByRole('button', { name: /Generate/ }).click();
+    // An invented year: the grounding check flags it (after the retries the server makes), and the page marks it.
     await pod.getByTestId('podcast-note').filter({ hasText: 'Script ready' }).waitFor({ timeout: 30000 });
     check(calls >= 1, 'the stand-in LLM wrote it');
+    await pod.getByTestId('podcast-flagged').waitFor();
+    const flagged = await pod.locator('li.flagged mark.flag').allInnerTexts();
+    check(flagged.includes('1999'), `the invented number is marked: ${flagged}`);
     const shown = await pod.getByTestId('podcast-script').innerText();
     check(shown.includes('Grace:') && shown.includes('The quay was rebuilt in the spring.'), `the script is shown with its hosts: ${shown}`);
     check((await pod.getByTestId('podcast-source').innerText()).includes('LLM'), 'its source is shown');
@@ -204,6 +208,8 @@ export default async function ({ server, browser }) {
     await pod.getByTestId('podcast-note').filter({ hasText: 'Script saved.' }).waitFor();
     const saved = await api(`${doc}/articles/${a1.id}/podcast`);
     check(saved.source === 'edited' && saved.script.turns[2].text.includes('as the article says'), `the edit is saved: ${JSON.stringify(saved.script.turns[2])}`);
+    check(!(saved.violations ?? []).length, `the edit removed the flagged number: ${JSON.stringify(saved.violations)}`);
+    await pod.getByText('grounded', { exact: true }).waitFor();
 
     await pod.getByTestId('podcast-voice').click();
     const player = pod.getByTestId('stream-player');
@@ -254,6 +260,11 @@ export default async function ({ server, browser }) {
     await figure.getByRole('button', { name: 'Describe', exact: true }).click();
     await figure.getByTestId('figure-note').filter({ hasText: 'Described 1 of 1 figure.' }).waitFor({ timeout: 20000 });
     await figure.getByTestId('figure-description').filter({ hasText: 'A chart of boat arrivals rising through May.' }).waitFor();
+    // Describe all: every figure has a description now, so nothing is asked (redo is not asked for).
+    await page.getByRole('button', { name: 'Describe all figures (1)' }).click();
+    await page.getByTestId('describe-all-note').waitFor({ timeout: 20000 });
+    const all = await page.getByTestId('describe-all-note').innerText();
+    check(/already has a description|Described 0 of/.test(all), `describe all: ${all}`);
 
     await figure.getByRole('button', { name: 'Edit description' }).click();
     const box = figure.getByLabel(/^Description/);
