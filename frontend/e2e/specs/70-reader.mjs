@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { check, cleanups, createHTTPServer, freePort, getJSON, ingest, test } from '../harness.mjs';
+import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, ingest, test } from '../harness.mjs';
 import { makePDF } from '../pdf.mjs';
 
 /** Two one-page articles: a headline, a byline and a paragraph of short sentences each. */
@@ -106,6 +106,7 @@ export default async function ({ server, browser }) {
     await page.getByTestId('listen').click();
     const player = page.getByTestId('stream-player');
     const first = await firstAudio(player, 20000);
+    await page.screenshot({ path: join(artifacts, 'reader-listening.png'), fullPage: true });
     const render = await player.getAttribute('data-render');
     console.log(`     Listen → first audio (espeak-ng, small article): ${first} ms`);
     // The second chunk's sentence is highlighted while it plays.
@@ -218,6 +219,7 @@ export default async function ({ server, browser }) {
     const render = await player.getAttribute('data-render');
     const chunks = (await api(`/api/speech/renders/${render}/chunks?from=0&limit=100`)).chunks;
     check(chunks.some((c) => c.text.includes('as the article says')), 'the edited turn is voiced');
+    await pod.screenshot({ path: join(artifacts, 'reader-podcast.png') });
 
     // An edit of a script that changed elsewhere meanwhile: reloaded, and said so.
     await pod.getByRole('button', { name: 'Edit turns' }).click();
