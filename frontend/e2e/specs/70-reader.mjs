@@ -125,7 +125,7 @@ export default async function ({ server, browser }) {
     await page.waitForFunction(() => document.querySelector('[data-testid=stream-player]')?.dataset.state !== 'paused');
   });
 
-  await test('reader: with figure descriptions on, the description is a chunk of its own and is highlighted; choices are remembered', async () => {
+  await test('reader: with figure descriptions on, the description is a chunk of its own and is highlighted, also when the whole recording seeks to it; choices are remembered', async () => {
     await page.getByTestId('descriptions-toggle').check();
     await page.getByTestId('stream-player').locator('select').selectOption('3');
     await page.getByTestId('listen').click();
@@ -138,6 +138,14 @@ export default async function ({ server, browser }) {
     await page.waitForFunction((want) => document.querySelector('[data-testid=figure-description] mark[aria-current]')?.textContent === want, description, { timeout: 30000 });
     const all = await api(`/api/speech/renders/${render}/chunks?from=0&limit=100`);
     check(all.chunks.some((c) => c.text === description), `the description is spoken: ${JSON.stringify(all.chunks.map((c) => c.text))}`);
+    // Once the stream has played, the whole recording takes over: a seek to the description highlights it again.
+    const whole = player.getByTestId('audio-player');
+    await whole.waitFor({ timeout: 30000 });
+    const done = await api(`/api/speech/renders/${render}`);
+    const at = done.timings.chapters.flatMap((c) => c.sentences).find((x) => x.text === description);
+    check(at, `the timings hold the description: ${JSON.stringify(done.timings)}`);
+    await whole.getByRole('slider', { name: 'Seek' }).fill(String((at.start_ms + 50) / 1000));
+    await page.waitForFunction((want) => document.querySelector('[data-testid=figure-description] mark[aria-current]')?.textContent === want, description, { timeout: 10000 });
     await page.reload();
     await page.getByTestId('reader-title').waitFor();
     check(await page.getByTestId('descriptions-toggle').isChecked(), 'the toggle is remembered');
