@@ -84,9 +84,12 @@ eval: deps
 
 # Read aloud on the team samples through a real local server: Listen → first
 # audio on the FAA sample with espeak-ng, and the Federal Register sample's
-# issue M4B chapters (one approved article per section).
+# issue M4B chapters (one approved article per section): over the API, then
+# in Chromium from the reader.
 readaloud-sample: build
-	node infra/readaloud-sample.mjs bin/lectern $${LECTERN_SAMPLE_DATA:-../shared/data}/magazines
+	samples=$$(cd $${LECTERN_SAMPLE_DATA:-../shared/data}/magazines && pwd) && \
+	node infra/readaloud-sample.mjs bin/lectern $$samples && \
+	cd frontend && LECTERN_SAMPLES=$$samples LECTERN_BIN=$$PWD/../bin/lectern node e2e/run.mjs reader-samples
 
 lint: frontend/node_modules/.package-lock.json
 	@out=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$out" ] || { echo "gofmt: $$out"; exit 1; }
