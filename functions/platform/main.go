@@ -6,8 +6,8 @@ package main
 
 import (
 	"github.com/lectern/lectern"
-	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/app/awsapp"
 	"github.com/lectern/lectern/shared/features"
 )
 
-func main() { app.StartHTTP(lectern.Version(), features.All()...) }
+func main() { awsapp.StartHTTP(lectern.Version(), features.All()...) }

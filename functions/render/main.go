@@ -3,11 +3,11 @@
 package main
 
 import (
-	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/app/awsapp"
 	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/platform"
 )
 
 func main() {
-	app.StartStep(func(d *platform.Deps) any { return pipeline.Lambda(pipeline.NewSteps(d).Render) })
+	awsapp.StartStep(func(d *platform.Deps) any { return pipeline.Lambda(pipeline.NewSteps(d).Render) })
 }

@@ -3,8 +3,8 @@ package main
 
 import (
 	"github.com/lectern/lectern"
-	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/app/awsapp"
 	"github.com/lectern/lectern/shared/httpapi/settingsapi"
 )
 
-func main() { app.StartHTTP(lectern.Version(), settingsapi.Module) }
+func main() { awsapp.StartHTTP(lectern.Version(), settingsapi.Module) }

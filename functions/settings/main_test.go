@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/lectern/lectern"
-	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/app/awsapp"
 	"github.com/lectern/lectern/shared/httpapi/settingsapi"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store/bolt"
@@ -55,7 +55,7 @@ func TestSettingsLambdaWithRealEvents(t *testing.T) {
 	defer table.Close()
 	svc := settings.NewService(table, "default")
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	handler := app.LambdaHTTP(lectern.Version(), log, settingsapi.Operations(svc)...)
+	handler := awsapp.LambdaHTTP(lectern.Version(), log, settingsapi.Operations(svc)...)
 	ctx := context.Background()
 
 	resp, err := handler(ctx, loadEvent(t, "put-settings.json"))

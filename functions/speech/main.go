@@ -5,8 +5,8 @@ package main
 
 import (
 	"github.com/lectern/lectern"
-	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/app/awsapp"
 	"github.com/lectern/lectern/shared/httpapi/speechapi"
 )
 
-func main() { app.StartHTTP(lectern.Version(), speechapi.Module) }
+func main() { awsapp.StartHTTP(lectern.Version(), speechapi.Module) }

@@ -4,8 +4,8 @@
 package main
 
 import (
-	"github.com/lectern/lectern/shared/app"
+	"github.com/lectern/lectern/shared/app/awsapp"
 	"github.com/lectern/lectern/shared/features"
 )
 
-func main() { app.StartWorker(features.All()...) }
+func main() { awsapp.StartWorker(features.All()...) }

@@ -1,7 +1,8 @@
-// Package app wires Lectern together: it builds the platform (table, blobs,
-// jobs, clock, settings) for the local binary or for a Lambda, mounts the
-// feature modules asked for, and serves them, so everything above the ports
-// is the same in both modes. It imports no feature: callers pass modules.
+// Package app wires the local binary: it builds the embedded platform
+// (bbolt table, blob folder, in-process jobs, clock, settings), mounts the
+// feature modules asked for, and serves them. awsapp does the same for a
+// Lambda over DynamoDB, S3 and SQS, so everything above the ports is the
+// same in both modes. Neither imports a feature: callers pass modules.
 package app
 
 import (

@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/lectern/lectern/shared/app/awsapp"
 	"github.com/lectern/lectern/shared/blob/localfs"
 	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/features"
@@ -73,7 +74,7 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 		Jobs:     sqsjobs.New(table, queue, "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs", time.Now),
 		Settings: settings.NewService(table, "default"),
 	}
-	handler, err := Worker(d, features.All()...)
+	handler, err := awsapp.Worker(d, features.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@
 // (platform.Module, error)` that builds its services from the ports and
 // returns its HTTP operations (one named constructor per operation, listed
 // once in an `Operations` function) and its job kinds; add it to All; give it
-// a Lambda in functions/<name> that calls app.StartHTTP with its Module, and
+// a Lambda in functions/<name> that calls awsapp.StartHTTP with its Module, and
 // its routes in template.yaml. Nothing in app changes.
 package features
 

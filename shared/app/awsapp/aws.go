@@ -1,4 +1,11 @@
-package app
+// Package awsapp starts a Lambda: it builds the AWS platform (DynamoDB, S3,
+// SQS) from the environment template.yaml sets, mounts the modules the
+// function's main passes and hands the handler to the Lambda runtime. It is
+// apart from app, which holds the local binary's adapters (bbolt, SQLite, a
+// blob folder), so no function links those; and it imports no feature, so a
+// function links only its own module's graph. Which AWS calls a built
+// function can make is read from its binary (infra/lambdacheck).
+package awsapp
 
 import (
 	"context"
