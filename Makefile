@@ -20,6 +20,12 @@ SCHEMATHESIS_VERSION := 4.32.5
 SYSTEM_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim espeak-ng ffmpeg musl-tools poppler-utils fonts-droid-fallback
 
 export LECTERN_TOOLS
+# Go flags of every Lambda sam builds with BuildMethod go1.x (the Makefile
+# ones in functions/*/Makefile set theirs): no RPC runtime, and -s drops the
+# symbol table and DWARF, which the Lambda never reads (infra/lambdacheck
+# reads the calls from the pclntab, which -s keeps).
+LAMBDA_GOFLAGS := -tags=lambda.norpc -trimpath -ldflags=-s
+export LAMBDA_GOFLAGS
 
 run: build
 	mkdir -p data
@@ -97,14 +103,19 @@ lint: frontend/node_modules/.package-lock.json
 	cd frontend && npm run check
 	$(VENV)/bin/cfn-lint template.yaml
 
-# Deploy to AWS: builds every Lambda, deploys the stack (guided the first
-# time), then uploads the web app to the site bucket.
+# Deploy to AWS: builds every Lambda, deploys the stack named in
+# samconfig.toml (STACK overrides it), uploads the web app to the site bucket
+# and invalidates CloudFront: its cache key ignores the query string, so the
+# ?v=VERSION on the assets alone would not replace cached files.
+STACK ?= lectern
 deploy: test-tools frontend
-	CGO_ENABLED=0 GOFLAGS=-tags=lambda.norpc $(VENV)/bin/sam build
-	$(VENV)/bin/sam deploy --guided
-	bucket=$$(aws cloudformation describe-stacks --stack-name $${STACK:-lectern} \
-	  --query "Stacks[0].Outputs[?OutputKey=='SiteBucketName'].OutputValue" --output text) && \
-	  aws s3 sync --delete frontend/dist "s3://$$bucket"
+	CGO_ENABLED=0 GOFLAGS='$(LAMBDA_GOFLAGS)' $(VENV)/bin/sam build
+	$(VENV)/bin/sam deploy --stack-name $(STACK)
+	output() { aws cloudformation describe-stacks --stack-name $(STACK) \
+	  --query "Stacks[0].Outputs[?OutputKey=='$$1'].OutputValue" --output text; } && \
+	  bucket=$$(output SiteBucketName) && distribution=$$(output SiteDistributionId) && \
+	  aws s3 sync --delete frontend/dist "s3://$$bucket" && \
+	  aws cloudfront create-invalidation --distribution-id "$$distribution" --paths '/*'
 
 clean:
 	rm -rf bin .aws-sam .testparts frontend/node_modules

@@ -89,7 +89,7 @@ section "front end: svelte-check and unit tests (vitest)"
 
 # sam build runs beside the browser and schema tests, which wait on Chromium
 # and the server more than they compute; its checks come in "infra: sam build".
-CGO_ENABLED=0 GOFLAGS=-tags=lambda.norpc "$VENV/bin/sam" build --parallel --build-dir "$LECTERN_STATE/sam-build" \
+CGO_ENABLED=0 GOFLAGS="${LAMBDA_GOFLAGS:?the Makefile sets it}" "$VENV/bin/sam" build --parallel --build-dir "$LECTERN_STATE/sam-build" \
   --cache-dir "$LECTERN_TOOLS/sam-cache" --cached > "$LECTERN_STATE/sam-build.log" 2>&1 &
 sam_pid=$!
 
@@ -146,6 +146,12 @@ env -i "$espeak/run" -v en-us -w "$out/preview.wav" "The voice library previews 
   || { echo "VoicesFunction's espeak-ng bundle does not run on its own"; exit 1; }
 head -c 4 "$out/preview.wav" | grep -q RIFF || { echo "VoicesFunction's espeak-ng wrote no WAV"; exit 1; }
 echo "sam build: VoicesFunction carries an espeak-ng that runs with an empty environment (wav of $(du -sh "$espeak" | cut -f1))"
+
+section "infra: function sizes and least privilege (infra/lambdacheck)"
+# Each function's AWS calls, read from its built binary, against its
+# Policies in template.yaml (exactly those, nothing more), and the 15 MB
+# budget of API and step functions.
+go run ./infra/lambdacheck -build "$LECTERN_STATE/sam-build"
 
 section "infra: asl-validator"
 shopt -s nullglob

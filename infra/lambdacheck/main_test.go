@@ -1,0 +1,86 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestNewCallWithoutGrantIsFound(t *testing.T) {
+	tpl := []byte(`
+Resources:
+  Table: {Type: AWS::DynamoDB::Table}
+  ReaderFunction:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: functions/reader
+      Policies:
+        - Statement:
+            - Effect: Allow
+              Action: [dynamodb:GetItem]
+              Resource: !GetAtt Table.Arn
+        - Statement:
+            - Effect: Allow
+              Action: s3:GetObject
+              Resource: "*"
+  WorkerFunction:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: functions/worker
+      Policies:
+        - SQSPollerPolicy: {QueueName: q}
+      Events:
+        Jobs: {Type: SQS}
+`)
+	fns, err := parseTemplateAtLeast(tpl, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, worker := fns[0], fns[1]
+	if !slices.Equal(reader.Grants, []string{"dynamodb:GetItem", "s3:GetObject"}) {
+		t.Fatalf("reader grants %v", reader.Grants)
+	}
+	names := []string{
+		"github.com/aws/aws-sdk-go-v2/service/dynamodb.(*Client).GetItem",
+		"github.com/aws/aws-sdk-go-v2/service/dynamodb.(*Client).GetItem.func1",
+		"github.com/aws/aws-sdk-go-v2/service/s3.(*PresignClient).PresignGetObject",
+		"github.com/aws/aws-sdk-go-v2/service/sts.(*Client).AssumeRole",
+		"github.com/aws/aws-sdk-go-v2/service/s3.(*Client).CreateSession",
+	}
+	if got := compare(required(names), reader.Grants); len(got) != 0 {
+		t.Fatalf("reader: %v", got)
+	}
+	// A transaction is authorised item by item.
+	names = append(names, "github.com/aws/aws-sdk-go-v2/service/dynamodb.(*Client).TransactWriteItems")
+	got := compare(required(names), reader.Grants)
+	want := []string{"missing grant dynamodb:ConditionCheckItem", "missing grant dynamodb:DeleteItem", "missing grant dynamodb:PutItem"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("reader with a transaction: %v, want %v", got, want)
+	}
+	// The poller template grants more than the event source uses.
+	need := required(nil)
+	for _, a := range worker.EventSource {
+		need[a] = "event source"
+	}
+	got = compare(need, worker.Grants)
+	want = []string{"unused grant sqs:ChangeMessageVisibility", "unused grant sqs:ChangeMessageVisibilityBatch", "unused grant sqs:DeleteMessageBatch"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("worker: %v, want %v", got, want)
+	}
+}
+
+func TestSizeBudget(t *testing.T) {
+	if f := checkSize(function{Name: "NewFunction"}, 15_000_001); f == "" {
+		t.Fatal("a new function above 15 MB passed")
+	}
+	if f := checkSize(function{Name: "RenderFunction", MuPDF: true}, 60_000_000); f != "" {
+		t.Fatalf("a MuPDF function: %s", f)
+	}
+	if f := checkSize(function{Name: "CleanupFunction"}, 29_000_000); f == "" {
+		t.Fatal("an over-budget function grew past its ceiling and passed")
+	}
+}
+
+// parseTemplateAtLeast parses a small template: no function links MuPDF.
+func parseTemplateAtLeast(data []byte, atLeast int) ([]function, error) {
+	return parseTemplateWith(data, func(string) bool { return false }, atLeast)
+}
