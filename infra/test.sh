@@ -9,6 +9,7 @@ stop_all() {
   # A sam build still running in the background (a failed suite before its wait).
   if [ -n "${sam_pid:-}" ]; then pkill -TERM -P "$sam_pid" 2>/dev/null || true; kill "$sam_pid" 2>/dev/null || true; fi
   bash infra/elasticmq.sh stop || true
+  bash infra/localstack.sh stop || true
   bash infra/minio.sh stop || true
   bash infra/dynamodb-local.sh stop || true
 }
@@ -24,11 +25,16 @@ section() { printf '\n=== %s (at %d s) ===\n' "$*" "$(( $(date +%s) - started ))
 section "Go test gate (infra/gatetest: the gate on broken fixture packages)"
 python3 -B -m unittest infra/gatetest/test_gate.py
 
-section "starting test parts: DynamoDB Local, MinIO, ElasticMQ"
+section "starting test parts: LocalStack (in the background), DynamoDB Local, MinIO, ElasticMQ"
+# LocalStack (a second Step Functions for the ingest definition) takes
+# seconds to start: it starts first and is waited for last. A cold machine
+# installs it (a venv of localstack-core from PyPI under $LECTERN_TOOLS).
+bash infra/localstack.sh start
 eval "$(bash infra/dynamodb-local.sh start)"
 eval "$(bash infra/minio.sh start)"
 eval "$(bash infra/elasticmq.sh start)"
-echo "DynamoDB Local $LECTERN_TEST_DYNAMODB_ENDPOINT, MinIO $LECTERN_TEST_S3_ENDPOINT, ElasticMQ $LECTERN_TEST_SQS_ENDPOINT"
+eval "$(bash infra/localstack.sh wait)"
+echo "DynamoDB Local $LECTERN_TEST_DYNAMODB_ENDPOINT, MinIO $LECTERN_TEST_S3_ENDPOINT, ElasticMQ $LECTERN_TEST_SQS_ENDPOINT, LocalStack $LECTERN_TEST_LOCALSTACK_ENDPOINT"
 
 # The team's sample PDFs sit beside the checkout (../shared/data); evaluation
 # tests (TestEval*) read them from here and skip only when they are absent.

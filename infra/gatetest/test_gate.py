@@ -182,6 +182,7 @@ class ContractFloors(unittest.TestCase):
             ("blob", "localfs"): 24, ("blob", "minio"): 24,
             ("jobs", "local-pool"): 10, ("jobs", "sqs-elasticmq"): 10,
             ("voices", "sqlite"): 17, ("voices", "dynamodb-local"): 17, ("voices", "remote"): 17,
+            ("pipeline", "inprocess"): 6, ("pipeline", "localstack"): 5,
         })
 
     def test_every_suite_at_its_floor_passes(self):

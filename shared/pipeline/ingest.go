@@ -47,7 +47,10 @@ func (in *Ingest) Run(ctx context.Context, start PrepareInput, onState func(asl.
 	if err != nil {
 		return nil, err
 	}
-	return asl.Run(ctx, in.def, raw, asl.Options{Handlers: in.steps.Handlers(), OnState: onState})
+	// One name per upload: a local job run again after a restart is the
+	// same execution, and may claim its issue again.
+	opts := asl.Options{Handlers: in.steps.Handlers(), OnState: onState, ExecutionName: "local:" + start.SourceKey}
+	return asl.Run(ctx, in.def, raw, opts)
 }
 
 // Job is the local job handler: the job's progress follows the pages.

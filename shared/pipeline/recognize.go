@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/lectern/lectern/shared/engines/tesseract"
 	"github.com/lectern/lectern/shared/magazine"
@@ -98,14 +99,29 @@ func (c OCRChain) Recognize(ctx context.Context, in PageInput) (Recognition, err
 		return Recognition{Regions: in.TextLayer, Engine: EngineTextLayer}, nil
 	}
 	var attempts []Attempt
-	for _, v := range []struct {
+	engines := []struct {
 		name   string
 		engine VisionEngine
-	}{{EngineVisionPrimary, c.Primary}, {EngineVisionFallback, c.Fallback}} {
+	}{{EngineVisionPrimary, c.Primary}, {EngineVisionFallback, c.Fallback}}
+	for i, v := range engines {
 		if v.engine == nil {
 			continue
 		}
-		regions, err := c.vision(ctx, v.engine, in)
+		later := 0 // the engines that still get their turn after this one
+		for _, w := range engines[i+1:] {
+			if w.engine != nil {
+				later++
+			}
+		}
+		if c.Tesseract != nil && in.HighRes != nil {
+			later++
+		}
+		callCtx, cancel := engineDeadline(ctx, later)
+		regions, err := c.vision(callCtx, v.engine, in)
+		cancel()
+		if err != nil && callCtx.Err() != nil && ctx.Err() == nil {
+			err = fmt.Errorf("no answer within its share of the step's time: %w", err)
+		}
 		if err == nil {
 			return Recognition{Regions: regions, Engine: v.name, Attempts: attempts}, nil
 		}
@@ -125,6 +141,24 @@ func (c OCRChain) Recognize(ctx context.Context, in PageInput) (Recognition, err
 		attempts = append(attempts, Attempt{Engine: "none", Error: "no OCR engine is configured"})
 	}
 	return Recognition{}, &OCRError{Attempts: attempts}
+}
+
+// finishReserve is kept from the engines for storing the page once read.
+const finishReserve = 15 * time.Second
+
+// engineDeadline bounds one engine call so that a hung engine leaves time for
+// the later engines and for storing the page: the step's remaining time (the
+// Lambda's, or the state's TimeoutSeconds locally) less a reserve, shared
+// equally between this call and the later ones. Without a deadline the call
+// is not bounded.
+func engineDeadline(ctx context.Context, later int) (context.Context, context.CancelFunc) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	remaining := time.Until(deadline)
+	remaining -= min(finishReserve, remaining/5)
+	return context.WithTimeout(ctx, remaining/time.Duration(later+1))
 }
 
 func (c OCRChain) vision(ctx context.Context, engine VisionEngine, in PageInput) ([]magazine.Region, error) {

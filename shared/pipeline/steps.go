@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf"
@@ -41,7 +43,7 @@ func (s *Steps) Handlers() map[string]asl.Handler {
 		"CleanupFunctionArn":       handler(s.Cleanup),
 		"OrderFunctionArn":         handler(s.Order),
 		"FinalizeFunctionArn":      handler(s.Finalize),
-		"FailIssueFunctionArn":     handler(s.FailIssue),
+		"FailIssueFunctionArn":     handler(s.RecordFailure),
 	}
 }
 
@@ -66,7 +68,37 @@ func handler[In, Out any](step func(context.Context, In) (Out, error)) asl.Handl
 type PrepareInput struct {
 	SourceKey string `json:"source_key"`
 	Title     string `json:"title,omitempty"`
+	// Execution is the run this ingest is ($$.Execution.Name): the issue is
+	// claimed under its name.
+	Execution *Execution `json:"execution,omitempty"`
 }
+
+// Execution names one run of the state machine.
+type Execution struct {
+	Name string `json:"name"`
+}
+
+func (in PrepareInput) executionName() string {
+	if in.Execution == nil {
+		return ""
+	}
+	return in.Execution.Name
+}
+
+// DuplicateStartError: another execution owns the issue (a second upload of
+// the same PDF started this one). The definition ends such an execution in
+// AlreadyStarted, leaving the issue to its owner.
+type DuplicateStartError struct {
+	IssueID string
+	Reason  string
+}
+
+func (e *DuplicateStartError) Error() string {
+	return "duplicate start of issue " + e.IssueID + ", nothing done: " + e.Reason
+}
+
+// Kind: the issue is in another state than this start expects.
+func (e *DuplicateStartError) Kind() fault.Kind { return fault.Conflict }
 
 // PrepareOutput is what the Map iterates over.
 type PrepareOutput struct {
@@ -84,6 +116,14 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 	}
 	if err := s.ensureIssue(ctx, id, in); err != nil {
 		return PrepareOutput{}, err
+	}
+	// Only one execution per upload does the work: the first to move the
+	// issue on from uploading, by a conditional write.
+	if err := s.Repo.ClaimIngest(ctx, id, in.executionName()); err != nil {
+		if errors.Is(err, issues.ErrClaimed) {
+			return PrepareOutput{}, &DuplicateStartError{IssueID: id, Reason: err.Error()}
+		}
+		return PrepareOutput{}, transient(err)
 	}
 	data, err := s.Pages.Source(ctx, id)
 	if err != nil {
@@ -135,7 +175,7 @@ func (s *Steps) ensureIssue(ctx context.Context, id string, in PrepareInput) err
 	if title == "" {
 		title = "Issue " + id
 	}
-	err = s.Repo.Create(ctx, magazine.Issue{ID: id, Title: title, Status: magazine.IssueProcessing, SourceKey: in.SourceKey, Step: "prepare"})
+	err = s.Repo.Create(ctx, magazine.Issue{ID: id, Title: title, Status: magazine.IssueUploading, SourceKey: in.SourceKey, Step: "upload"})
 	if err != nil && !isConflict(err) {
 		return transient(err)
 	}
@@ -404,19 +444,10 @@ func (s *Steps) Order(ctx context.Context, in PageRef) (PageOutput, error) {
 	})
 }
 
-// FinalizeInput carries every page's result; a failed page carries failure.
+// FinalizeInput names the issue; its pages' outcomes are read from their
+// records (the state carries none, to stay under the 256 KB limit).
 type FinalizeInput struct {
-	IssueID string            `json:"issue_id"`
-	Pages   []json.RawMessage `json:"pages"`
-}
-
-type pageFailure struct {
-	Failure *struct {
-		Page  int    `json:"page"`
-		Step  string `json:"step"`
-		Error string `json:"error"`
-		Cause string `json:"cause"`
-	} `json:"failure"`
+	IssueID string `json:"issue_id"`
 }
 
 // FinalizeOutput is the issue as it ended.
@@ -428,29 +459,46 @@ type FinalizeOutput struct {
 }
 
 // Finalize records failed pages and marks the issue ready (failed when no
-// page could be read at all).
+// page could be read at all). A page is failed when RecordPageFailure
+// recorded why, or when its records show it never finished (its failure
+// could not be recorded).
 func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput, error) {
-	var failures []magazine.PageError
-	for _, raw := range in.Pages {
-		var f pageFailure
-		if json.Unmarshal(raw, &f) == nil && f.Failure != nil {
-			failures = append(failures, magazine.PageError{Page: f.Failure.Page, Step: f.Failure.Step, Error: causeMessage(f.Failure.Error, f.Failure.Cause)})
-		}
+	recorded, err := s.Repo.PageFailures(ctx, in.IssueID)
+	if err != nil {
+		return FinalizeOutput{}, transient(err)
 	}
-	for _, f := range failures {
-		if err := s.markPageFailed(ctx, in.IssueID, f); err != nil {
-			return FinalizeOutput{}, transient(err)
+	steps, err := s.Repo.Steps(ctx, in.IssueID)
+	if err != nil {
+		return FinalizeOutput{}, transient(err)
+	}
+	failed := map[int]magazine.PageError{}
+	for _, f := range recorded {
+		failed[f.Page] = f
+	}
+	var failures []magazine.PageError
+	for _, st := range steps {
+		f, ok := failed[st.Page]
+		switch {
+		case ok:
+		case !st.Done:
+			f = magazine.PageError{Page: st.Page, Step: st.Step, Error: fmt.Sprintf("the page stopped after its %s step, and why was not recorded", st.Step)}
+			if err := s.markPageFailed(ctx, in.IssueID, f); err != nil {
+				return FinalizeOutput{}, transient(err)
+			}
+		default:
+			continue
 		}
+		failures = append(failures, f)
 	}
 	if err := s.repeatedFurniture(ctx, in.IssueID); err != nil {
 		return FinalizeOutput{}, err
 	}
 	is, err := s.Repo.Update(ctx, in.IssueID, func(is *magazine.Issue) error {
 		is.PageErrors = failures
-		is.PagesDone = len(in.Pages) - len(failures)
+		is.PagesDone = len(steps) - len(failures)
 		is.Step = "done"
 		is.Status = magazine.IssueReady
-		if len(in.Pages) > 0 && len(failures) == len(in.Pages) {
+		if len(steps) > 0 && len(failures) == len(steps) {
 			is.Status = magazine.IssueFailed
 			is.Error = "no page could be processed; see the page errors"
 		}
@@ -495,6 +543,115 @@ func (s *Steps) markPageFailed(ctx context.Context, id string, f magazine.PageEr
 	return s.Repo.SetStep(ctx, id, issues.Step{Page: f.Page, Step: "failed", Error: f.Error, Done: true})
 }
 
+// PageFailure is what the definition's RecordPageFailure hands over: the
+// page, the step that failed and Step Functions' error and cause.
+type PageFailure struct {
+	Page  int    `json:"page"`
+	Step  string `json:"step"`
+	Error string `json:"error"`
+	Cause string `json:"cause"`
+}
+
+// FailureInput is what the fail-issue function is handed, one of: the state
+// at FailIssue (something outside the pages failed), RecordPageFailure's
+// {issue_id, failure} (one page failed), or the watchdog rule's EventBridge
+// event (an execution ended).
+type FailureInput struct {
+	FailIssueInput
+	IssueID    string          `json:"issue_id"`
+	Failure    *PageFailure    `json:"failure"`
+	DetailType string          `json:"detail-type"`
+	Detail     *ExecutionEnded `json:"detail"`
+}
+
+// RecordFailure records the failure in hand: one Lambda serves the three
+// ways an ingest records that something went wrong.
+func (s *Steps) RecordFailure(ctx context.Context, in FailureInput) (map[string]string, error) {
+	switch {
+	case in.DetailType != "" && in.Detail != nil:
+		return s.Watchdog(ctx, *in.Detail)
+	case in.Failure != nil:
+		return s.FailPage(ctx, in.IssueID, *in.Failure)
+	default:
+		return s.FailIssue(ctx, in.FailIssueInput)
+	}
+}
+
+// FailPage stores why a page stopped: on the page, its step record and its
+// failure record (which Finalize reads). Texts are capped.
+func (s *Steps) FailPage(ctx context.Context, issueID string, in PageFailure) (map[string]string, error) {
+	if err := issues.ValidateID(issueID); err != nil || in.Page < 1 {
+		return nil, &StepError{Reason: "bad-page-failure", Detail: fmt.Sprintf("issue %q page %d", issueID, in.Page)}
+	}
+	f := magazine.PageError{Page: in.Page, Step: in.Step, Error: capText(causeMessage(in.Error, in.Cause))}
+	if err := s.markPageFailed(ctx, issueID, f); err != nil {
+		return nil, transient(err)
+	}
+	if err := s.Repo.PutPageFailure(ctx, issueID, f); err != nil {
+		return nil, transient(err)
+	}
+	return map[string]string{"issue_id": issueID, "error": f.Error}, nil
+}
+
+// ExecutionEnded is the detail of Step Functions' "Execution Status Change"
+// event, as the watchdog rule delivers it.
+type ExecutionEnded struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Input  string `json:"input"` // the execution's input, as JSON text
+	Error  string `json:"error"`
+	Cause  string `json:"cause"`
+}
+
+// Watchdog fails the issue of an execution that ended (failed, timed out,
+// aborted) without Finalize or FailIssue settling it, which would otherwise
+// stay processing for ever (an error no Catch can catch, such as
+// States.DataLimitExceeded, or a stopped execution). An issue already
+// settled, or owned by another execution, is left alone.
+func (s *Steps) Watchdog(ctx context.Context, ended ExecutionEnded) (map[string]string, error) {
+	var start PrepareInput
+	if err := json.Unmarshal([]byte(ended.Input), &start); err != nil {
+		return nil, &StepError{Reason: "bad-execution-input", Detail: err.Error()}
+	}
+	id, ok := issues.IDFromSourceKey(start.SourceKey)
+	if !ok || ended.Status == "SUCCEEDED" || ended.Status == "RUNNING" {
+		return map[string]string{"action": "none"}, nil
+	}
+	owner, err := s.Repo.IngestOwner(ctx, id)
+	if err != nil && !errors.Is(err, issues.ErrNotFound) {
+		return nil, transient(err)
+	}
+	if err == nil && owner != ended.Name {
+		return map[string]string{"issue_id": id, "action": "none", "reason": "owned by execution " + owner}, nil
+	}
+	why := ended.Error
+	if why == "" {
+		why = "no error given"
+	}
+	msg := capText(fmt.Sprintf("the ingest execution ended %s without finishing the issue: %s", ended.Status, causeMessage(why, ended.Cause)))
+	settled := false
+	_, err = s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
+		settled = is.Status != magazine.IssueProcessing && is.Status != magazine.IssueUploading
+		if settled {
+			return nil
+		}
+		is.Status = magazine.IssueFailed
+		is.Error = msg
+		is.Step = "failed"
+		return nil
+	})
+	if errors.Is(err, issues.ErrNotFound) {
+		return map[string]string{"action": "none", "reason": "no issue"}, nil
+	}
+	if err != nil {
+		return nil, transient(err)
+	}
+	if settled {
+		return map[string]string{"issue_id": id, "action": "none", "reason": "already settled"}, nil
+	}
+	return map[string]string{"issue_id": id, "action": "failed", "error": msg}, nil
+}
+
 // FailIssueInput is the state when something outside the pages failed.
 type FailIssueInput struct {
 	SourceKey string `json:"source_key"`
@@ -517,7 +674,7 @@ func (s *Steps) FailIssue(ctx context.Context, in FailIssueInput) (map[string]st
 	if !ok {
 		return nil, &StepError{Reason: "bad-source-key", Detail: in.SourceKey}
 	}
-	msg := causeMessage(in.Error.Error, in.Error.Cause)
+	msg := capText(causeMessage(in.Error.Error, in.Error.Cause))
 	_, err := s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
 		is.Status = magazine.IssueFailed
 		is.Error = msg
@@ -528,6 +685,21 @@ func (s *Steps) FailIssue(ctx context.Context, in FailIssueInput) (map[string]st
 		return nil, transient(err)
 	}
 	return map[string]string{"issue_id": id, "error": msg}, nil
+}
+
+// maxErrorText caps a stored error text: a Lambda's cause can be 32 KB,
+// and it is shown on the issue and each failed page.
+const maxErrorText = 2000
+
+func capText(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	cut := maxErrorText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "… (cut)"
 }
 
 // causeMessage keeps the handler's own message; the error name alone is

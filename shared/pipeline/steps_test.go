@@ -454,30 +454,29 @@ func TestRefineBoxesLeavesAPageWithoutRegionsAlone(t *testing.T) {
 	}
 }
 
-// pageFailed is the per-page result the definition records for a failed
-// page, with the cause as Step Functions wraps a Lambda error.
-func pageFailed(t *testing.T, page int, step, name, message string) json.RawMessage {
+// recordPageFailure sends the fail-issue function what the definition's
+// RecordPageFailure sends it when a page step throws name with message.
+func recordPageFailure(t *testing.T, f *stepsFixture, id string, page int, step, name, message string) {
 	t.Helper()
 	cause, err := json.Marshal(map[string]string{"errorType": name, "errorMessage": message})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(map[string]any{"issue_id": "x", "page": page, "failure": map[string]any{"page": page, "step": step, "error": name, "cause": string(cause)}})
+	in, err := json.Marshal(map[string]any{"issue_id": id, "failure": map[string]any{"page": page, "step": step, "error": name, "cause": string(cause)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	if _, err := f.steps.Handlers()["FailIssueFunctionArn"](t.Context(), in); err != nil {
+		t.Fatalf("record the failure of page %d: %v", page, err)
+	}
 }
 
 func TestFinalizeRecordsAFailedPage(t *testing.T) {
 	f := newStepsFixture(t)
 	ctx := t.Context()
 	id := f.prepared(t, f.steps.Render, f.steps.Recognize, f.steps.RefineFigures, f.steps.Cleanup, f.steps.Order)
-	ok, err := json.Marshal(PageOutput{Page: 1, Step: "order", Engine: EngineTextLayer, Regions: 9})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := f.steps.Finalize(ctx, FinalizeInput{IssueID: id, Pages: []json.RawMessage{ok, pageFailed(t, 2, "Recognize", "OCRError", "no engine could read the page")}})
+	recordPageFailure(t, f, id, 2, "Recognize", "OCRError", "no engine could read the page")
+	out, err := f.steps.Finalize(ctx, FinalizeInput{IssueID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,7 +499,9 @@ func TestFinalizeRecordsAFailedPage(t *testing.T) {
 	}
 
 	// Every page failed: the issue fails.
-	out, err = f.steps.Finalize(ctx, FinalizeInput{IssueID: id, Pages: []json.RawMessage{pageFailed(t, 1, "Render", "InvalidInputError", "broken page"), pageFailed(t, 2, "Render", "InvalidInputError", "broken page")}})
+	recordPageFailure(t, f, id, 1, "Render", "InvalidInputError", "broken page")
+	recordPageFailure(t, f, id, 2, "Render", "InvalidInputError", "broken page")
+	out, err = f.steps.Finalize(ctx, FinalizeInput{IssueID: id})
 	if err != nil || out.Status != string(magazine.IssueFailed) || out.PagesFailed != 2 {
 		t.Errorf("finalize with every page failed = %+v, %v", out, err)
 	}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/lectern/lectern/shared/engines"
 	"github.com/lectern/lectern/shared/engines/oaichat"
@@ -33,7 +34,8 @@ func NewSteps(d *platform.Deps) *Steps {
 func settingsOCR(ctx context.Context, d *platform.Deps) (OCRChain, error) {
 	s, err := d.Settings.Load(ctx)
 	if err != nil {
-		return OCRChain{}, err
+		// The table or the secret store being unreachable passes: worth a retry.
+		return OCRChain{}, transient(fmt.Errorf("load settings: %w", err))
 	}
 	key := s.KeyFor(VisionOCRKeyCard)
 	chain := OCRChain{Tesseract: tesseract.Engine{Command: d.Config.TesseractCommand}}

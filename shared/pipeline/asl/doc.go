@@ -7,7 +7,7 @@
 // The runner implements a deliberate subset of the language. Parse refuses
 // anything outside it (other state types, unknown fields, intrinsic
 // functions, JSONata, distributed Map, paths beyond plain names and [n],
-// context object fields other than Execution.Input, State.Name and
+// context object fields other than Execution.Input/Name/Id, State.Name and
 // Map.Item) instead of ignoring it, naming what it refused, so a definition
 // never behaves differently locally without anyone noticing. The fixtures in
 // testdata/spec hold the specification's own examples with what the runner

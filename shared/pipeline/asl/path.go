@@ -24,9 +24,9 @@ type step struct {
 }
 
 // contextFields are the Context Object fields the runner fills in. A `$$`
-// path to any other (Execution.Id, State.EnteredTime, Task.Token, …) would
+// path to any other (State.EnteredTime, Task.Token, …) would
 // resolve in Step Functions but fail here at run time, so it is refused.
-var contextFields = [][]string{{"Execution", "Input"}, {"State", "Name"}, {"Map", "Item", "Index"}, {"Map", "Item", "Value"}}
+var contextFields = [][]string{{"Execution", "Input"}, {"Execution", "Name"}, {"Execution", "Id"}, {"State", "Name"}, {"Map", "Item", "Index"}, {"Map", "Item", "Value"}}
 
 func parsePath(s string) (*path, error) {
 	if strings.HasPrefix(s, "States.") {
@@ -78,7 +78,7 @@ func parsePath(s string) (*path, error) {
 		}
 	}
 	if p.context && !slices.ContainsFunc(contextFields, p.hasPrefix) {
-		return nil, fmt.Errorf("path %q: the local runner's context object has only $$.Execution.Input, $$.State.Name and $$.Map.Item.Index/Value", s)
+		return nil, fmt.Errorf("path %q: the local runner's context object has only $$.Execution.Input/Name/Id, $$.State.Name and $$.Map.Item.Index/Value", s)
 	}
 	return p, nil
 }

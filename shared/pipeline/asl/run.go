@@ -39,6 +39,18 @@ type Options struct {
 	// OnState, if set, is called as each state is entered, from the goroutine
 	// running it: Map iterations call it concurrently.
 	OnState func(StateEvent)
+	// ExecutionName is $$.Execution.Name (and the last part of
+	// $$.Execution.Id); empty names the run "local".
+	ExecutionName string
+}
+
+type taskStateKey struct{}
+
+// TaskState is the name of the Task state whose handler was given ctx
+// ("" outside one): handlers shared by several states can tell them apart.
+func TaskState(ctx context.Context) string {
+	name, _ := ctx.Value(taskStateKey{}).(string)
+	return name
 }
 
 // Run executes def on input and returns the final output. It fails with an
@@ -65,6 +77,9 @@ func Run(ctx context.Context, def *Definition, input json.RawMessage, opts Optio
 	}
 	if opts.Jitter == nil {
 		opts.Jitter = func(d time.Duration) time.Duration { return rand.N(d + 1) }
+	}
+	if opts.ExecutionName == "" {
+		opts.ExecutionName = "local"
 	}
 	r := &runner{opts: opts, execInput: in}
 
@@ -144,8 +159,12 @@ func (r *runner) notify(s *state, index, attempt int) {
 
 func (r *runner) context(s *state) map[string]any {
 	return map[string]any{
-		"Execution": map[string]any{"Input": r.execInput},
-		"State":     map[string]any{"Name": s.name},
+		"Execution": map[string]any{
+			"Input": r.execInput,
+			"Name":  r.opts.ExecutionName,
+			"Id":    "arn:aws:states:local:000000000000:execution:ingest:" + r.opts.ExecutionName,
+		},
+		"State": map[string]any{"Name": s.name},
 	}
 }
 
@@ -361,7 +380,7 @@ func (r *runner) invoke(ctx context.Context, s *state, effective any) (any, erro
 				done <- reply{err: &Error{Name: errHandlerPanicked, Cause: fmt.Sprint(p)}}
 			}
 		}()
-		out, err := h(taskCtx, in)
+		out, err := h(context.WithValue(taskCtx, taskStateKey{}, s.name), in)
 		done <- reply{out, err}
 	}()
 
