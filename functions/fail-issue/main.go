@@ -1,4 +1,6 @@
-// Command fail-issue is the ingest state machine's FailIssue task (statemachines/ingest.asl.json).
+// Command fail-issue records ingest failures (statemachines/ingest.asl.json):
+// the FailIssue and RecordPageFailure tasks, and the watchdog rule's events
+// of executions that ended without settling their issue (template.yaml).
 package main
 
 import (
@@ -8,5 +10,5 @@ import (
 )
 
 func main() {
-	awsapp.StartStep(func(d *platform.Deps) any { return pipeline.Lambda(pipeline.NewSteps(d).FailIssue) })
+	awsapp.StartStep(func(d *platform.Deps) any { return pipeline.Lambda(pipeline.NewSteps(d).RecordFailure) })
 }
