@@ -57,7 +57,9 @@ start() {
   console=$(free_port)
   while [ "$console" = "$port" ]; do console=$(free_port); done
   # Fresh credentials per start; hex keeps them safe to eval unquoted.
-  user="lectern-$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+  # Letters and digits only: DynamoDB Local refuses other access key ids, and
+  # infra/run-bootstraps.py gives one key pair to a function for both.
+  user="lectern$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   password=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
   mkdir -p "$DATA"
   started=$(date +%s.%N)

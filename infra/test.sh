@@ -153,6 +153,15 @@ env -i "$espeak/run" -v en-us -w "$out/preview.wav" "The voice library previews 
 head -c 4 "$out/preview.wav" | grep -q RIFF || { echo "VoicesFunction's espeak-ng wrote no WAV"; exit 1; }
 echo "sam build: VoicesFunction carries an espeak-ng that runs with an empty environment (wav of $(du -sh "$espeak" | cut -f1))"
 
+section "infra: the MuPDF functions run a page with an empty environment"
+# Prepare, Render, Recognize and Review as sam built them (static x86_64),
+# each started through a local Lambda Runtime API with only its stores'
+# addresses (DynamoDB Local, MinIO): the page's render, its text-layer words
+# and Tesseract's reading of the render must be stored. Finalize (arm64 in
+# the stack) is built for this machine to finish the issue for Review.
+CGO_ENABLED=0 GOFLAGS="$LAMBDA_GOFLAGS" go build -o "$LECTERN_STATE/finalize-here" ./functions/finalize
+"$VENV/bin/python" infra/run-bootstraps.py "$LECTERN_STATE/sam-build" "$LECTERN_STATE/finalize-here"
+
 section "infra: function sizes and least privilege (infra/lambdacheck)"
 # Each function's AWS calls, read from its built binary, against its
 # Policies in template.yaml (exactly those, nothing more), and the 15 MB

@@ -35,11 +35,17 @@ func OpenAWSFromEnv(ctx context.Context, getenv func(string) string, log *slog.L
 		return nil, err
 	}
 	cfg.Mode = platform.ModeAWS
-	return OpenAWS(ctx, cfg, log)
+	// Path-style S3 addresses reach an S3-compatible server on 127.0.0.1
+	// (MinIO, when infra/test.sh runs the built functions).
+	return openAWS(ctx, cfg, log, getenv("LECTERN_S3_PATH_STYLE") == "1")
 }
 
 // OpenAWS builds DynamoDB, S3 and SQS adapters from the Lambda's credentials.
 func OpenAWS(ctx context.Context, cfg platform.Config, log *slog.Logger) (*platform.Deps, error) {
+	return openAWS(ctx, cfg, log, false)
+}
+
+func openAWS(ctx context.Context, cfg platform.Config, log *slog.Logger, s3PathStyle bool) (*platform.Deps, error) {
 	for _, v := range []struct{ name, value string }{
 		{"LECTERN_TABLE", cfg.Table}, {"LECTERN_MEDIA_BUCKET", cfg.MediaBucket}, {"LECTERN_QUEUE_URL", cfg.QueueURL},
 	} {
@@ -59,7 +65,7 @@ func OpenAWS(ctx context.Context, cfg platform.Config, log *slog.Logger) (*platf
 	if cfg.VoiceTable != "" {
 		library = tablevoices.New(dynamo.New(db, cfg.VoiceTable))
 	}
-	s3c := s3.NewFromConfig(awsCfg)
+	s3c := s3.NewFromConfig(awsCfg, func(o *s3.Options) { o.UsePathStyle = s3PathStyle })
 	uploads := cfg.UploadsBucket
 	if uploads == "" {
 		uploads = cfg.MediaBucket
