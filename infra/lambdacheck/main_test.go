@@ -1,7 +1,11 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -83,4 +87,36 @@ func TestSizeBudget(t *testing.T) {
 // parseTemplateAtLeast parses a small template: no function links MuPDF.
 func parseTemplateAtLeast(data []byte, atLeast int) ([]function, error) {
 	return parseTemplateWith(data, func(string) bool { return false }, atLeast)
+}
+
+// TestDeployFindsItsStack: make deploy reads the outputs of the stack
+// samconfig.toml deploys, and invalidates the distribution the template
+// outputs after the site sync (CloudFront's cache key ignores ?v=VERSION).
+func TestDeployFindsItsStack(t *testing.T) {
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	samconfig, makefile, template := read("samconfig.toml"), read("Makefile"), read("template.yaml")
+	stack := regexp.MustCompile(`(?m)^stack_name = "([^"]+)"$`).FindStringSubmatch(samconfig)
+	if stack == nil {
+		t.Fatal("samconfig.toml names no stack")
+	}
+	if !strings.Contains(makefile, "STACK ?= "+stack[1]+"\n") {
+		t.Fatalf("the Makefile's STACK default is not samconfig.toml's stack %q", stack[1])
+	}
+	deploy := makefile[strings.Index(makefile, "\ndeploy:"):]
+	deploy = deploy[:strings.Index(deploy, "\n\n")]
+	for _, output := range regexp.MustCompile(`output (\w+)\)`).FindAllStringSubmatch(deploy, -1) {
+		if !regexp.MustCompile(`(?m)^  ` + output[1] + `:$`).MatchString(template) {
+			t.Errorf("make deploy reads output %s, which template.yaml does not have", output[1])
+		}
+	}
+	sync, invalidate := strings.Index(deploy, "aws s3 sync"), strings.Index(deploy, "aws cloudfront create-invalidation")
+	if sync < 0 || invalidate < sync || !strings.Contains(deploy, "output SiteDistributionId") {
+		t.Fatal("make deploy does not invalidate the site's distribution after the site sync")
+	}
 }
