@@ -29,6 +29,7 @@ import (
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/readaloud"
 	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/speech/render"
@@ -125,6 +126,35 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 				t.Fatal(err)
 			}
 			b, _ := json.Marshal(map[string]any{"issue": is.ID, "image": magazine.RegionRef{Page: 1, Region: p.Regions[i].ID}})
+			return b
+		},
+		// A deterministic script of an approved article of an issue
+		// ingested in-process (no LLM: the script reads the article).
+		readaloud.ScriptJobKind: func(t *testing.T) json.RawMessage {
+			is, err := mag.IngestFile(ctx, "podcast", samplePDF())
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _, err := mag.Issues.Repo.Page(ctx, is.ID, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var refs []magazine.RegionRef
+			for _, r := range p.Regions {
+				if r.Kind == magazine.KindHeadline || r.Kind == magazine.KindParagraph {
+					refs = append(refs, magazine.RegionRef{Page: 1, Region: r.ID})
+				}
+			}
+			ed := review.NewEditor(review.New(d.Table, d.Clock), pipeline.NewSteps(d).Pages)
+			a, _, err := ed.CreateArticle(ctx, is.ID, "Harbour", refs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := ed.Approve(ctx, is.ID, a.ID, a.Regions, a.Images); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(map[string]any{"issue": is.ID, "article": a.ID, "minutes": 5, "mode": "deterministic",
+				"hosts": []map[string]string{{"name": "Ada", "voice_id": "v1"}, {"name": "Ben", "voice_id": "v2"}}})
 			return b
 		},
 		pipeline.JobKind: func(t *testing.T) json.RawMessage {
