@@ -95,8 +95,13 @@ section "front end: svelte-check and unit tests (vitest)"
 
 # sam build runs beside the browser and schema tests, which wait on Chromium
 # and the server more than they compute; its checks come in "infra: sam build".
+# sam's cache keys a function on its CodeUri folder only (functions/<name>),
+# so a change under shared/ would reuse a stale binary: the cache folder is
+# keyed on every Go source and build script as well, and older ones go.
+source_key=$( (git ls-files -co --exclude-standard -- '*.go' go.mod go.sum 'functions/*' | sort | xargs cat 2>/dev/null || true) | sha1sum | cut -c1-16)
+find "$LECTERN_TOOLS/sam-cache-by-source" -mindepth 1 -maxdepth 1 ! -name "$source_key" -exec rm -rf {} + 2>/dev/null || true
 CGO_ENABLED=0 GOFLAGS="${LAMBDA_GOFLAGS:?the Makefile sets it}" "$VENV/bin/sam" build --parallel --build-dir "$LECTERN_STATE/sam-build" \
-  --cache-dir "$LECTERN_TOOLS/sam-cache" --cached > "$LECTERN_STATE/sam-build.log" 2>&1 &
+  --cache-dir "$LECTERN_TOOLS/sam-cache-by-source/$source_key" --cached > "$LECTERN_STATE/sam-build.log" 2>&1 &
 sam_pid=$!
 
 section "browser end-to-end (playwright-core + /usr/bin/chromium)"
