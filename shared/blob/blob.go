@@ -1,5 +1,6 @@
 // Package blob owns the file port: objects by key with a content type, read as
-// streams, listed by prefix, and reachable by presigned PUT/GET URLs. Adapters:
+// streams, listed by prefix, and reachable by presigned PUT/GET URLs and
+// presigned POST forms (browser uploads of bounded size). Adapters:
 // a local folder (HMAC-signed URLs served by the local server) and S3.
 package blob
 
@@ -61,4 +62,18 @@ type Store interface {
 	// PresignGet returns a URL that serves the object by HTTP GET until ttl
 	// passes; the response carries the stored Content-Type.
 	PresignGet(ctx context.Context, key string, ttl time.Duration) (string, error)
+	// PresignPost returns an HTML form upload (S3's POST policy) that the
+	// server itself bounds: only this key, exactly this content type, and
+	// 1 to maxBytes bytes, until ttl passes. Unlike a presigned PUT, a
+	// larger file is refused by the server and nothing is stored. maxBytes
+	// must be at least 1 (else ErrInvalid); ttl as for PresignPut.
+	PresignPost(ctx context.Context, key, contentType string, maxBytes int64, ttl time.Duration) (PostForm, error)
+}
+
+// PostForm is a presigned upload form: POST to URL a multipart/form-data
+// body with every field of Fields, then the file as the last field, named
+// "file". A stored upload answers 204.
+type PostForm struct {
+	URL    string
+	Fields map[string]string
 }

@@ -99,6 +99,15 @@ func CheckTTL(ttl time.Duration) error {
 	return nil
 }
 
+// CheckMaxBytes accepts the size bound of a presigned POST: at least one
+// byte. The error wraps ErrInvalid.
+func CheckMaxBytes(maxBytes int64) error {
+	if maxBytes < 1 {
+		return fmt.Errorf("%w: an upload bound of %d bytes allows no file", ErrInvalid, maxBytes)
+	}
+	return nil
+}
+
 // ContentType returns the type to store for ct ("" becomes
 // DefaultContentType). A type with control characters can't be sent as a
 // header, so it is refused with an error wrapping ErrInvalid.

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"slices"
@@ -73,6 +75,7 @@ func Run(t *testing.T, h Harness) {
 		{"presigned get of a missing object answers 404", presignedGetMissing},
 		{"a tampered presigned URL is refused with 403", tamperedURLs},
 		{"an expired presigned URL is refused with 403", expiredURLs},
+		{"a presigned post stores a file within its bound and nothing else", presignedPost},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -517,6 +520,91 @@ func presignedRoundTrip(t *testing.T, h Harness, f Fixture) {
 	if code, _ := do(t, h.Client, http.MethodGet, getURL, nil, ""); code != http.StatusOK {
 		t.Errorf("second GET of the same URL: %d", code)
 	}
+}
+
+// presignedPost: the server, not the browser, enforces the form's bound,
+// key and content type, and a refused upload stores nothing.
+func presignedPost(t *testing.T, h Harness, f Fixture) {
+	ctx := t.Context()
+	const limit = 64 << 10
+	form := func(key string) blob.PostForm {
+		t.Helper()
+		pf, err := f.Store.PresignPost(ctx, key, "application/pdf", limit, 5*time.Minute)
+		if err != nil {
+			t.Fatalf("presign post %s: %v", key, err)
+		}
+		return pf
+	}
+	stored := func(key string) bool {
+		t.Helper()
+		_, err := f.Store.Head(ctx, key)
+		if err != nil && !errors.Is(err, blob.ErrNotFound) {
+			t.Fatalf("head %s: %v", key, err)
+		}
+		return err == nil
+	}
+	atLimit := bytes.Repeat([]byte("%PDF"), limit/4)
+	if code, body := postForm(t, h.Client, form("uploads/fits.pdf"), nil, atLimit); code != http.StatusNoContent {
+		t.Fatalf("POST of %d bytes (the bound): %d %s", len(atLimit), code, body)
+	}
+	got, info := get(t, f.Store, "uploads/fits.pdf")
+	if !bytes.Equal(got, atLimit) {
+		t.Errorf("store reads %d bytes after the POST, want %d", len(got), len(atLimit))
+	}
+	wantInfo(t, info, "uploads/fits.pdf", limit, "application/pdf")
+
+	for _, tc := range []struct {
+		name, key string
+		change    map[string]string
+		file      []byte
+		want      int
+		notStored string
+	}{
+		{"one byte over the bound", "uploads/big.pdf", nil, append(atLimit, '\n'), http.StatusBadRequest, "uploads/big.pdf"},
+		{"an empty file", "uploads/empty.pdf", nil, []byte{}, http.StatusBadRequest, "uploads/empty.pdf"},
+		{"another key", "uploads/signed.pdf", map[string]string{"key": "uploads/other.pdf"}, []byte("%PDF"), http.StatusForbidden, "uploads/other.pdf"},
+		{"another content type", "uploads/typed.pdf", map[string]string{"Content-Type": "text/html"}, []byte("%PDF"), http.StatusForbidden, "uploads/typed.pdf"},
+	} {
+		code, body := postForm(t, h.Client, form(tc.key), tc.change, tc.file)
+		if code != tc.want {
+			t.Errorf("%s: POST answered %d %s, want %d", tc.name, code, body, tc.want)
+		}
+		if stored(tc.notStored) {
+			t.Errorf("%s: %s was stored", tc.name, tc.notStored)
+		}
+	}
+	if _, err := f.Store.PresignPost(ctx, "uploads/x.pdf", "application/pdf", 0, time.Minute); !errors.Is(err, blob.ErrInvalid) {
+		t.Errorf("presign post with no room: %v, want ErrInvalid", err)
+	}
+	if _, err := f.Store.PresignPost(ctx, "../x.pdf", "application/pdf", limit, time.Minute); !errors.Is(err, blob.ErrInvalidKey) {
+		t.Errorf("presign post outside the root: %v, want ErrInvalidKey", err)
+	}
+}
+
+// postForm sends a presigned form as a browser does: the fields (with
+// change applied), then the file last.
+func postForm(t *testing.T, c *http.Client, pf blob.PostForm, change map[string]string, file []byte) (int, string) {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fields := maps.Clone(pf.Fields)
+	maps.Copy(fields, change)
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if err := mw.WriteField(k, fields[k]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fw, err := mw.CreateFormFile("file", "issue.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fw.Write(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return do(t, c, http.MethodPost, pf.URL, body.Bytes(), mw.FormDataContentType())
 }
 
 func presignedGetMissing(t *testing.T, h Harness, f Fixture) {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -26,8 +27,9 @@ import (
 const PathPrefix = "/blobs/"
 
 const (
-	opGet = "get"
-	opPut = "put"
+	opGet  = "get"
+	opPut  = "put"
+	opPost = "post"
 )
 
 // PresignGet returns a signed URL that serves the object until ttl passes.
@@ -43,6 +45,39 @@ func (s *Store) PresignPut(_ context.Context, key, contentType string, ttl time.
 		return "", err
 	}
 	return s.presign(opPut, key, ct, ttl)
+}
+
+// PresignPost returns a form that POSTs to PathPrefix itself, as S3's goes
+// to the bucket. Its fields are signed together, as S3's policy is: the key,
+// the Content-Type, the size bound and the expiry.
+func (s *Store) PresignPost(_ context.Context, key, contentType string, maxBytes int64, ttl time.Duration) (blob.PostForm, error) {
+	ct, err := blob.ContentType(contentType)
+	if err != nil {
+		return blob.PostForm{}, err
+	}
+	if err := checkKey(key); err != nil {
+		return blob.PostForm{}, err
+	}
+	if err := blob.CheckTTL(ttl); err != nil {
+		return blob.PostForm{}, err
+	}
+	if err := blob.CheckMaxBytes(maxBytes); err != nil {
+		return blob.PostForm{}, err
+	}
+	exp := s.clock().Add(ttl).Unix()
+	return blob.PostForm{URL: s.baseURL + PathPrefix, Fields: map[string]string{
+		"key":          key,
+		"Content-Type": ct,
+		"max":          strconv.FormatInt(maxBytes, 10),
+		"exp":          strconv.FormatInt(exp, 10),
+		"sig":          hex.EncodeToString(s.sign(opPost, key, exp, postSigned(ct, maxBytes))),
+	}}, nil
+}
+
+// postSigned is what a POST's signature covers beyond the key and expiry:
+// a content type holds no newline, so the bound after one is unambiguous.
+func postSigned(ct string, maxBytes int64) string {
+	return ct + "\n" + strconv.FormatInt(maxBytes, 10)
 }
 
 func (s *Store) presign(op, key, ct string, ttl time.Duration) (string, error) {
@@ -88,6 +123,10 @@ func (s *Store) Handler() http.Handler {
 }
 
 func (s *Store) serveSigned(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && r.URL.Path == PathPrefix {
+		s.servePost(w, r)
+		return
+	}
 	key, ok := strings.CutPrefix(r.URL.Path, PathPrefix)
 	if !ok || checkKey(key) != nil {
 		http.Error(w, "not a blob URL", http.StatusNotFound)
@@ -158,4 +197,79 @@ func (s *Store) servePut(w http.ResponseWriter, r *http.Request, key, ct string)
 	default:
 		http.Error(w, "could not store the upload", http.StatusInternalServerError)
 	}
+}
+
+// maxPostField bounds one form field before the file (keys are at most
+// blob.MaxKeyBytes).
+const maxPostField = 4 << 10
+
+// servePost takes a presigned form upload as S3 does: the fields come
+// first, the file last; the signature and expiry are checked before any of
+// the file is read, and a file outside 1 to max bytes is refused (400) with
+// nothing stored.
+func (s *Store) servePost(w http.ResponseWriter, r *http.Request) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		http.Error(w, "the body is not a multipart form", http.StatusBadRequest)
+		return
+	}
+	fields := map[string]string{}
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			http.Error(w, "the form has no file field", http.StatusBadRequest)
+			return
+		}
+		if part.FormName() != "file" {
+			v, err := io.ReadAll(io.LimitReader(part, maxPostField+1))
+			if err != nil || len(v) > maxPostField {
+				http.Error(w, "a form field is too long", http.StatusBadRequest)
+				return
+			}
+			fields[part.FormName()] = string(v)
+			continue
+		}
+		key, ct := fields["key"], fields["Content-Type"]
+		maxBytes, errMax := strconv.ParseInt(fields["max"], 10, 64)
+		exp, errExp := strconv.ParseInt(fields["exp"], 10, 64)
+		sig, errSig := hex.DecodeString(fields["sig"])
+		if errMax != nil || errExp != nil || errSig != nil || !hmac.Equal(sig, s.sign(opPost, key, exp, postSigned(ct, maxBytes))) {
+			http.Error(w, "the form's signature does not match (key, Content-Type or bound changed)", http.StatusForbidden)
+			return
+		}
+		if !s.clock().Before(time.Unix(exp, 0)) {
+			http.Error(w, "the form has expired", http.StatusForbidden)
+			return
+		}
+		body := &boundedReader{r: part, max: maxBytes}
+		err = s.Put(r.Context(), key, body, ct)
+		switch {
+		case err == nil:
+			w.WriteHeader(http.StatusNoContent)
+		case errors.Is(err, errOutOfBounds):
+			http.Error(w, fmt.Sprintf("the file must be 1 to %d bytes", maxBytes), http.StatusBadRequest)
+		default:
+			http.Error(w, "could not store the upload", http.StatusInternalServerError)
+		}
+		return
+	}
+}
+
+var errOutOfBounds = errors.New("upload size out of bounds")
+
+// boundedReader fails the read that passes max bytes, or ends with none, so
+// Put (whole or not at all) stores nothing.
+type boundedReader struct {
+	r   io.Reader
+	n   int64
+	max int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	if b.n > b.max || (err == io.EOF && b.n == 0) {
+		return n, errOutOfBounds
+	}
+	return n, err
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"strings"
 	"time"
@@ -340,4 +341,40 @@ func (s *Store) PresignGet(ctx context.Context, key string, ttl time.Duration) (
 		return "", fmt.Errorf("presign get %s: %w", key, err)
 	}
 	return req.URL, nil
+}
+
+// PresignPost signs an S3 POST policy. S3 checks each condition on the
+// form: the key (the SDK adds it), the Content-Type field, and the file's
+// size by content-length-range, so an oversized upload is refused by S3
+// itself, which a presigned PUT cannot say.
+func (s *Store) PresignPost(ctx context.Context, key, contentType string, maxBytes int64, ttl time.Duration) (blob.PostForm, error) {
+	if err := blob.CheckKey(key); err != nil {
+		return blob.PostForm{}, err
+	}
+	ct, err := blob.ContentType(contentType)
+	if err != nil {
+		return blob.PostForm{}, err
+	}
+	if err := blob.CheckTTL(ttl); err != nil {
+		return blob.PostForm{}, err
+	}
+	if err := blob.CheckMaxBytes(maxBytes); err != nil {
+		return blob.PostForm{}, err
+	}
+	req, err := s.presign.PresignPostObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: &key},
+		func(o *s3.PresignPostOptions) {
+			o.Expires = ttl
+			o.Conditions = []any{
+				map[string]string{"Content-Type": ct},
+				[]any{"content-length-range", 1, maxBytes},
+			}
+		})
+	if err != nil {
+		return blob.PostForm{}, fmt.Errorf("presign post %s: %w", key, err)
+	}
+	// The SDK returns the signed fields; the form must also carry the
+	// Content-Type the policy names.
+	fields := maps.Clone(req.Values)
+	fields["Content-Type"] = ct
+	return blob.PostForm{URL: req.URL, Fields: fields}, nil
 }
