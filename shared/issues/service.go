@@ -56,7 +56,7 @@ type Refined struct {
 }
 
 // Service is the magazine issues workflow: uploads (a form locally, a
-// presigned PUT in AWS), progress, pages and their media, and figure
+// presigned POST form in AWS), progress, pages and their media, and figure
 // refinement on demand.
 type Service struct {
 	Repo    *Repo
@@ -69,7 +69,8 @@ type Service struct {
 }
 
 // UploadMode says how this server takes PDFs: "form" (POST /api/magazine,
-// local mode) or "presigned" (a PUT to a URL it hands out; AWS mode).
+// local mode) or "presigned" (a form POSTed to the storage server, which
+// POST /api/magazine/uploads hands out; AWS mode).
 func (s *Service) UploadMode() string {
 	if s.Start != nil {
 		return "form"
@@ -147,15 +148,18 @@ func (s *Service) store(ctx context.Context, data []byte) (string, error) {
 	return id, nil
 }
 
-// Grant is where the browser PUTs a PDF; the upload starts ingest.
+// Grant is the form the browser POSTs a PDF with; the upload starts ingest.
+// The storage server refuses a file over the PDF size limit, another key or
+// another content type, so a client that lied about the size stores nothing.
 type Grant struct {
 	Issue       magazine.Issue
 	URL         string
+	Fields      map[string]string
 	ContentType string
 	ExpiresAt   time.Time
 }
 
-// PresignUpload creates an issue and a presigned PUT URL for its PDF.
+// PresignUpload creates an issue and a presigned upload form for its PDF.
 func (s *Service) PresignUpload(ctx context.Context, title string, size int64) (Grant, error) {
 	if err := pdf.CheckSize(size, s.Limits); err != nil {
 		return Grant{}, err
@@ -167,11 +171,11 @@ func (s *Service) PresignUpload(ctx context.Context, title string, size int64) (
 	if err != nil {
 		return Grant{}, err
 	}
-	url, err := s.Uploads.PresignPut(ctx, is.SourceKey, "application/pdf", MediaTTL)
+	form, err := s.Uploads.PresignPost(ctx, is.SourceKey, "application/pdf", s.Limits.MaxBytes, MediaTTL)
 	if err != nil {
 		return Grant{}, err
 	}
-	return Grant{Issue: is, URL: url, ContentType: "application/pdf", ExpiresAt: s.Clock().Add(MediaTTL).UTC()}, nil
+	return Grant{Issue: is, URL: form.URL, Fields: form.Fields, ContentType: "application/pdf", ExpiresAt: s.Clock().Add(MediaTTL).UTC()}, nil
 }
 
 // create records an issue. Its ingest may have recorded it first (Prepare

@@ -130,7 +130,8 @@ func TestPresignedUploadCreatesAnUploadingIssue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if grant.Issue.Status != magazine.IssueUploading || grant.URL == "" || grant.ContentType != "application/pdf" || !grant.ExpiresAt.After(time.Now()) {
+	if grant.Issue.Status != magazine.IssueUploading || grant.URL == "" || grant.Fields["key"] != grant.Issue.SourceKey ||
+		grant.ContentType != "application/pdf" || !grant.ExpiresAt.After(time.Now()) {
 		t.Fatalf("grant = %+v", grant)
 	}
 	if s.UploadMode() != "presigned" {

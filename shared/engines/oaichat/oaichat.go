@@ -8,11 +8,11 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
-	"github.com/lectern/lectern/shared/engines"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 )
@@ -24,17 +24,32 @@ const (
 )
 
 // KeyPlaceholder stands in for a key wherever one would be shown.
-const KeyPlaceholder = engines.KeyPlaceholder
+const KeyPlaceholder = "<API_KEY>"
 
 var (
 	// ErrUnauthorized: the engine refused the key (HTTP 401/403).
-	ErrUnauthorized = engines.ErrUnauthorized
+	ErrUnauthorized = errors.New("engine refused the API key")
 	// ErrEmptyAnswer: the engine answered without content.
 	ErrEmptyAnswer = errors.New("engine answered with empty content")
 )
 
-// EngineError is a failed call, naming the engine URL and its HTTP status.
-type EngineError = engines.EngineError
+// EngineError is a failed call, naming the engine URL and its HTTP status (0
+// when no response arrived: refused connection, timeout).
+type EngineError struct {
+	URL    string
+	Status int
+	Detail string
+	Err    error
+}
+
+func (e *EngineError) Error() string {
+	if e.Status == 0 {
+		return fmt.Sprintf("engine %s: %s", e.URL, e.Detail)
+	}
+	return fmt.Sprintf("engine %s answered %d: %s", e.URL, e.Status, e.Detail)
+}
+
+func (e *EngineError) Unwrap() error { return e.Err }
 
 // Config names one engine.
 type Config struct {

@@ -64,7 +64,7 @@ type UseAsLLMOutput struct {
 
 // Module is the engine cards feature of this instance.
 func Module(d *platform.Deps) (platform.Module, error) {
-	svc := cards.FromDeps(d)
+	svc := d.Cards()
 	return platform.Module{Name: "engines", Operations: Operations(svc)}, nil
 }
 

@@ -73,15 +73,20 @@ type PresignRequest struct {
 	}
 }
 
-// PresignOutput tells the browser where to PUT the PDF.
+// PresignOutput tells the browser where and how to send the PDF: a
+// multipart form POSTed to upload_url with every field of fields, then the
+// file last as "file". The storage server refuses a file over the size
+// limit, so nothing larger is stored.
 type PresignOutput struct {
 	Status int
 	Body   struct {
-		Issue       magazine.Issue `json:"issue"`
-		UploadURL   string         `json:"upload_url"`
-		Method      string         `json:"method"`
-		ContentType string         `json:"content_type"`
-		ExpiresAt   time.Time      `json:"expires_at"`
+		Issue       magazine.Issue    `json:"issue"`
+		UploadURL   string            `json:"upload_url"`
+		Method      string            `json:"method" enum:"POST" doc:"POST: a multipart form of fields, then the file"`
+		Fields      map[string]string `json:"fields" doc:"form fields to send, in any order, before the file"`
+		ContentType string            `json:"content_type"`
+		MaxBytes    int64             `json:"max_bytes" doc:"the largest file the storage server accepts"`
+		ExpiresAt   time.Time         `json:"expires_at"`
 	}
 }
 
@@ -90,8 +95,8 @@ type IssueListOutput struct {
 	Body struct {
 		Issues []magazine.Issue `json:"issues"`
 		// Upload says how this server takes PDFs: "form" (POST /api/magazine,
-		// local mode) or "presigned" (POST /api/magazine/uploads, then PUT to
-		// the URL it answers; AWS mode).
+		// local mode) or "presigned" (POST /api/magazine/uploads, then POST
+		// the form it answers to the storage server; AWS mode).
 		Upload string `json:"upload" enum:"form,presigned"`
 	}
 }
@@ -182,7 +187,7 @@ func uploadIssue(svc *issues.Service) httpapi.Operation {
 func presignUpload(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
 		OperationID: "presign-issue-upload", Method: http.MethodPost, Path: "/api/magazine/uploads",
-		Summary:      "Create an issue and a presigned PUT URL for its PDF; the upload starts ingest (AWS mode)",
+		Summary:      "Create an issue and a presigned upload form for its PDF, bounded by the size limit; the upload starts ingest (AWS mode)",
 		Tags:         tags,
 		MaxBodyBytes: httpapi.DefaultMaxBody,
 	}, func(ctx context.Context, in *PresignRequest) (*PresignOutput, error) {
@@ -191,8 +196,9 @@ func presignUpload(svc *issues.Service) httpapi.Operation {
 			return nil, err
 		}
 		out := &PresignOutput{Status: http.StatusCreated}
-		out.Body.Issue, out.Body.UploadURL, out.Body.Method = grant.Issue, grant.URL, http.MethodPut
-		out.Body.ContentType, out.Body.ExpiresAt = grant.ContentType, grant.ExpiresAt
+		out.Body.Issue, out.Body.UploadURL, out.Body.Method = grant.Issue, grant.URL, http.MethodPost
+		out.Body.Fields, out.Body.ContentType, out.Body.ExpiresAt = grant.Fields, grant.ContentType, grant.ExpiresAt
+		out.Body.MaxBytes = svc.Limits.MaxBytes
 		return out, nil
 	})
 }

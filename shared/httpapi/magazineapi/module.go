@@ -10,7 +10,6 @@ import (
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
-	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/statemachines"
@@ -29,7 +28,7 @@ type Parts struct {
 // which walks the state machine in-process; in AWS the S3 upload event starts
 // Step Functions on the same definition.
 func New(d *platform.Deps) (*Parts, error) {
-	steps := visionocr.NewSteps(d)
+	steps := pipeline.NewSteps(d)
 	ingest, err := pipeline.NewIngest(statemachines.Ingest(), steps)
 	if err != nil {
 		return nil, err

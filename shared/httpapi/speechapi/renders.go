@@ -1,7 +1,6 @@
 package speechapi
 
 import (
-	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/speech/render"
@@ -18,7 +17,7 @@ func NewRenderService(d *platform.Deps) *render.Service {
 		library = voices.Unconfigured{}
 	}
 	engines := engineSet{
-		cards:  cards.FromDeps(d),
+		cards:  d.Cards(),
 		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
 		hosted: d.Hosted(),
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/platform"
@@ -29,7 +28,7 @@ func Module(d *platform.Deps) (platform.Module, error) {
 		library = voices.Unconfigured{}
 	}
 	engines := engineSet{
-		cards:  cards.FromDeps(d),
+		cards:  d.Cards(),
 		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
 		hosted: d.Hosted(),
 	}
