@@ -12,6 +12,7 @@ import (
 
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/fault"
+	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/store"
@@ -39,10 +40,15 @@ const MediaTTL = 15 * time.Minute
 type Starter func(ctx context.Context, sourceKey, title string) error
 
 // Refiner re-derives figures and crops of a whole issue (the review
-// editor, so each page is stored by a conditional change).
+// editor, so each page is stored by a conditional change), calling progress
+// before each page (nil: no reports).
 type Refiner interface {
-	RefineIssue(ctx context.Context, id string) (Refined, error)
+	RefineIssue(ctx context.Context, id string, progress PageProgress) (Refined, error)
 }
+
+// PageProgress hears that page n of pages is being worked on; its error
+// stops the work.
+type PageProgress func(n, pages int) error
 
 // Refined is what refining an issue's figures did.
 type Refined struct {
@@ -66,6 +72,7 @@ type Service struct {
 	Clock   func() time.Time
 	Start   Starter
 	Refine  Refiner
+	Jobs    jobs.Queue // runs figure refinement in the background
 }
 
 // UploadMode says how this server takes PDFs: "form" (POST /api/magazine,
@@ -258,19 +265,6 @@ func (s *Service) PageMediaURL(ctx context.Context, id string, n int, pick Media
 		return "", ErrNoMedia
 	}
 	return s.MediaURL(ctx, key)
-}
-
-// RefineFigures re-derives figure boundaries and crops for an issue that
-// finished ingest; it answers which pages changed.
-func (s *Service) RefineFigures(ctx context.Context, id string) (Refined, error) {
-	is, _, err := s.Repo.Get(ctx, id)
-	if err != nil {
-		return Refined{}, err
-	}
-	if is.Status == magazine.IssueProcessing || is.Status == magazine.IssueUploading {
-		return Refined{}, ErrBusy
-	}
-	return s.Refine.RefineIssue(ctx, id)
 }
 
 // MaxTitle is the longest title, in characters, an issue takes.
