@@ -5,9 +5,10 @@ package main
 import (
 	"github.com/lectern/lectern/shared/app/awsapp"
 	"github.com/lectern/lectern/shared/pipeline"
+	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 )
 
 func main() {
-	awsapp.StartStep(func(d *platform.Deps) any { return pipeline.Lambda(pipeline.NewSteps(d).Recognize) })
+	awsapp.StartStep(func(d *platform.Deps) any { return pipeline.Lambda(visionocr.NewSteps(d).Recognize) })
 }

@@ -20,8 +20,10 @@ import (
 
 	"github.com/lectern/lectern/shared/engines"
 	"github.com/lectern/lectern/shared/engines/docker"
+	"github.com/lectern/lectern/shared/engines/oaimodels"
 	"github.com/lectern/lectern/shared/engines/urlsafe"
 	"github.com/lectern/lectern/shared/fault"
+	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store"
 )
@@ -210,6 +212,16 @@ type Service struct {
 	table    store.Table
 	settings *settings.Service
 	opts     Options
+}
+
+// FromDeps is this instance's engine cards, as every feature that calls an
+// engine reads them. It lives here, not on platform.Deps, so that a function
+// which calls no engine links neither the Docker client nor openai-go.
+func FromDeps(d *platform.Deps) *Service {
+	return NewService(d.Table, d.Settings, Options{
+		Instance: d.Config.Instance, Hosted: d.Hosted(),
+		EngineHost: d.Config.EngineHost, DockerDefault: d.Config.DockerHost,
+	})
 }
 
 // NewService returns the cards of opts.Instance.
@@ -437,7 +449,7 @@ func (s *Service) Connect(ctx context.Context, name string) ([]string, error) {
 		return nil, err
 	}
 	p := s.policy(cfg)
-	models, err := engines.ListModels(ctx, s.client(p), base, cfg.KeyFor(c.Name))
+	models, err := oaimodels.ListModels(ctx, s.client(p), base, cfg.KeyFor(c.Name))
 	if err != nil {
 		return nil, classify(name, err)
 	}
@@ -516,7 +528,7 @@ func (s *Service) UseAsLLM(ctx context.Context, name string) (settings.View, Mod
 	k := cfg.KeyFor(c.Name)
 	choice := ModelChoice{Model: c.Model, Source: ModelFromCard, Reason: fmt.Sprintf("card %q names the model %q", c.Name, c.Model)}
 	if c.Model == "" {
-		models, err := engines.ListModels(ctx, s.client(s.policy(cfg)), base, k)
+		models, err := oaimodels.ListModels(ctx, s.client(s.policy(cfg)), base, k)
 		switch {
 		case err != nil:
 			choice = ModelChoice{Source: ModelNone, Reason: fmt.Sprintf("card %q names no model and its engine did not list any (%v); llm_model was cleared", c.Name, err)}

@@ -44,6 +44,10 @@ func (e *TransientError) Unwrap() error { return e.Err }
 // Kind: a part is down for now.
 func (e *TransientError) Kind() fault.Kind { return fault.Unavailable }
 
+// Transient files err as worth retrying as transient does, for the
+// packages that wire the steps' engines (visionocr).
+func Transient(err error) error { return transient(err) }
+
 // transient files err as worth retrying unless it is a refusal (of the step's
 // input or of the PDF) or a cancellation, which a retry cannot mend.
 func transient(err error) error {

@@ -20,14 +20,17 @@ import (
 	"github.com/lectern/lectern/shared/pdf"
 )
 
-// Pages is the page media that ingest and review share: the uploaded PDF,
-// its renders and thumbnails (with a cache of decoded renders), picture crops
-// and reading an area again.
+// Pages is the page media that ingest and review share: the uploaded PDF
+// and the pages cut out of it, its renders and thumbnails (with a cache of
+// decoded renders), picture crops and reading an area again.
 type Pages struct {
-	Blobs   blob.Store // renders, thumbnails, crops
+	Blobs   blob.Store // page PDFs, renders, thumbnails, crops
 	Sources blob.Store // uploaded PDFs
-	Limits  pdf.Limits
-	DPI     int
+	// Splits says which pages Prepare stored as PDFs of their own; nil
+	// reads every page from the uploaded PDF.
+	Splits SplitRecords
+	Limits pdf.Limits
+	DPI    int
 	// OCR builds the chain for a page from the current settings; nil means
 	// text layer and Tesseract only.
 	OCR func(ctx context.Context) (OCRChain, error)
@@ -45,12 +48,12 @@ func (m *Pages) Source(ctx context.Context, id string) ([]byte, error) {
 // huge page would be over the pixel budget (pdf.FitDPI), and stores the PNG
 // and its thumbnail under the page's keys. It returns the DPI used.
 func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
-	data, err := m.Source(ctx, page.IssueID)
+	pdfs, err := m.openPDFs(ctx, page.IssueID)
 	if err != nil {
 		return 0, err
 	}
 	dpi := pdf.FitDPI(page.Width, page.Height, m.dpi(), m.Limits.MaxRenderPixels)
-	img, err := pdf.Render(ctx, data, page.Number, dpi, m.Limits)
+	img, err := pdfs.render(ctx, page.Number, dpi)
 	if err != nil {
 		return 0, err
 	}
@@ -156,11 +159,11 @@ func (m *Pages) cut(ctx context.Context, img image.Image, page magazine.Page, r 
 // when it has text there, else the OCR chain on the area rendered at
 // TesseractDPI. "" means nothing readable.
 func (m *Pages) ReadArea(ctx context.Context, page magazine.Page, box magazine.BBox) (string, error) {
-	data, err := m.Source(ctx, page.IssueID)
+	pdfs, err := m.openPDFs(ctx, page.IssueID)
 	if err != nil {
 		return "", err
 	}
-	tp, err := pdf.TextLayer(ctx, data, page.Number, m.Limits)
+	tp, err := pdfs.text(ctx, page.Number)
 	if err != nil {
 		return "", err
 	}
@@ -171,7 +174,7 @@ func (m *Pages) ReadArea(ctx context.Context, page magazine.Page, box magazine.B
 	if err != nil {
 		return "", err
 	}
-	img, ok, err := m.areaImage(ctx, data, page, box)
+	img, ok, err := m.areaImage(ctx, pdfs, page, box)
 	if err != nil || !ok {
 		return "", err // a box outside the page has nothing to read
 	}
@@ -205,9 +208,9 @@ func textInside(blocks []magazine.TextBlock, box magazine.BBox) (string, bool) {
 
 // areaImage is a box of the page rendered at the page's OCR DPI; false when
 // the box lies outside the page.
-func (m *Pages) areaImage(ctx context.Context, data []byte, page magazine.Page, box magazine.BBox) (PageImage, bool, error) {
+func (m *Pages) areaImage(ctx context.Context, pdfs *pagePDFs, page magazine.Page, box magazine.BBox) (PageImage, bool, error) {
 	dpi := m.ocrDPI(page)
-	full, err := pdf.Render(ctx, data, page.Number, dpi, m.Limits)
+	full, err := pdfs.render(ctx, page.Number, dpi)
 	if err != nil {
 		return PageImage{}, false, err
 	}

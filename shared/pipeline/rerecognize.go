@@ -84,14 +84,14 @@ func (m *Pages) RecognizePage(ctx context.Context, page magazine.Page, engine st
 	if err != nil {
 		return page, err
 	}
-	data, err := m.Source(ctx, page.IssueID)
+	pdfs, err := m.openPDFs(ctx, page.IssueID)
 	if err != nil {
 		return page, err
 	}
 	// The pipeline's own reading of the text layer (classified with the
 	// page's neighbours, and judged) and of the page's pictures.
 	steps := &Steps{Pages: m}
-	layer, err := steps.textLayer(ctx, data, page.Number, page)
+	layer, err := steps.textLayer(ctx, pdfs, page.Number, page)
 	if err != nil {
 		return page, err
 	}
@@ -110,7 +110,7 @@ func (m *Pages) RecognizePage(ctx context.Context, page magazine.Page, engine st
 		in := PageInput{Width: page.Width, Height: page.Height}
 		if engine == EngineTesseract {
 			in.HighRes = func(ctx context.Context) (PageImage, error) {
-				img, err := m.pageImage(ctx, data, page, m.ocrDPI(page))
+				img, err := m.pageImage(ctx, pdfs, page, m.ocrDPI(page))
 				ocrDPI = img.DPI
 				return img, err
 			}
@@ -157,20 +157,20 @@ func (m *Pages) ReadAreaWith(ctx context.Context, page magazine.Page, box magazi
 	if err != nil {
 		return "", err
 	}
-	data, err := m.Source(ctx, page.IssueID)
+	pdfs, err := m.openPDFs(ctx, page.IssueID)
 	if err != nil {
 		return "", err
 	}
 	where := fmt.Sprintf("the box [%.0f %.0f %.0f %.0f] on page %d", box[0], box[1], box[2], box[3], page.Number)
 	text := ""
 	if engine == EngineTextLayer {
-		tp, err := pdf.TextLayer(ctx, data, page.Number, m.Limits)
+		tp, err := pdfs.text(ctx, page.Number)
 		if err != nil {
 			return "", err
 		}
 		text, _ = textInside(tp.Blocks, box)
 	} else {
-		img, ok, err := m.areaImage(ctx, data, page, box)
+		img, ok, err := m.areaImage(ctx, pdfs, page, box)
 		if err != nil {
 			return "", err
 		}
@@ -210,8 +210,8 @@ func readFailure(ctx context.Context, engine, where string, err error) error {
 }
 
 // pageImage renders the whole page at dpi for an engine.
-func (m *Pages) pageImage(ctx context.Context, data []byte, page magazine.Page, dpi int) (PageImage, error) {
-	img, err := pdf.Render(ctx, data, page.Number, dpi, m.Limits)
+func (m *Pages) pageImage(ctx context.Context, pdfs *pagePDFs, page magazine.Page, dpi int) (PageImage, error) {
+	img, err := pdfs.render(ctx, page.Number, dpi)
 	if err != nil {
 		return PageImage{}, err
 	}

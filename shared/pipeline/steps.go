@@ -137,6 +137,10 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 	for i := range pages {
 		pages[i] = i + 1
 	}
+	// Each page step then reads only its own page.
+	if err := s.splitPages(ctx, id, data, len(pages)); err != nil {
+		return PrepareOutput{}, err
+	}
 	_, err = s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
 		is.PageCount = len(pages)
 		is.Status = magazine.IssueProcessing
@@ -221,7 +225,7 @@ func (s *Steps) Render(ctx context.Context, in PageRef) (PageOutput, error) {
 // aside as poor (a misread scan, broken font encodings) is still kept when
 // no engine reads the page better; the page records why (EngineNote).
 func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
-	data, err := s.Pages.Source(ctx, in.IssueID)
+	pdfs, err := s.Pages.openPDFs(ctx, in.IssueID)
 	if err != nil {
 		return PageOutput{}, err
 	}
@@ -229,7 +233,7 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	if err != nil {
 		return PageOutput{}, transient(err)
 	}
-	layer, err := s.textLayer(ctx, data, in.Page, page)
+	layer, err := s.textLayer(ctx, pdfs, in.Page, page)
 	if err != nil {
 		return PageOutput{}, err
 	}
@@ -251,7 +255,7 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	rec, err := chain.Recognize(ctx, PageInput{
 		Width: page.Width, Height: page.Height, TextLayer: textLayer, Render: render,
 		HighRes: func(ctx context.Context) (PageImage, error) {
-			img, err := s.Pages.pageImage(ctx, data, page, s.Pages.ocrDPI(page))
+			img, err := s.Pages.pageImage(ctx, pdfs, page, s.Pages.ocrDPI(page))
 			ocrDPI = img.DPI
 			return img, err
 		},
@@ -320,8 +324,8 @@ type layerRead struct {
 // heads are found by repetition) and judges it. On a scanned page the one
 // page-sized picture is the scan, so the pictures are found on the render
 // around the text instead.
-func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine.Page) (layerRead, error) {
-	own, err := pdf.TextLayer(ctx, data, n, s.Pages.Limits)
+func (s *Steps) textLayer(ctx context.Context, pdfs *pagePDFs, n int, page magazine.Page) (layerRead, error) {
+	own, err := pdfs.text(ctx, n)
 	if err != nil {
 		return layerRead{}, err
 	}
@@ -360,13 +364,13 @@ func (s *Steps) textLayer(ctx context.Context, data []byte, n int, page magazine
 	}
 	window := []magazine.TextPage{}
 	at := 0
-	for m := max(1, n-textWindow); m <= n+textWindow; m++ {
+	for m := max(1, n-textWindow); m <= pdfs.last(n+textWindow); m++ {
 		if m == n {
 			at = len(window)
 			window = append(window, own)
 			continue
 		}
-		tp, err := pdf.TextLayer(ctx, data, m, s.Pages.Limits)
+		tp, err := pdfs.text(ctx, m)
 		if err != nil {
 			continue // a neighbour that is missing or broken only loses context
 		}

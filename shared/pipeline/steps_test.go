@@ -172,7 +172,7 @@ type stepsFixture struct {
 	blobs *localfs.Store
 }
 
-func newStepsFixture(t *testing.T) *stepsFixture {
+func newStepsFixture(t testing.TB) *stepsFixture {
 	t.Helper()
 	dir := t.TempDir()
 	table, err := bolt.Open(filepath.Join(dir, "pipeline.db"))
@@ -187,7 +187,7 @@ func newStepsFixture(t *testing.T) *stepsFixture {
 	t.Cleanup(func() { blobs.Close() })
 	repo := issues.NewRepo(table, time.Now)
 	return &stepsFixture{
-		steps: &Steps{Repo: repo, Pages: &Pages{Blobs: blobs, Sources: blobs, Limits: pdf.DefaultLimits(), DPI: DefaultDPI}},
+		steps: &Steps{Repo: repo, Pages: &Pages{Blobs: blobs, Sources: blobs, Splits: repo, Limits: pdf.DefaultLimits(), DPI: DefaultDPI}},
 		repo:  repo, table: table, blobs: blobs,
 	}
 }
@@ -219,7 +219,7 @@ func harbourPDF() []byte {
 }
 
 // upload stores data as an issue's uploaded PDF and returns the issue id.
-func (f *stepsFixture) upload(t *testing.T, data []byte) string {
+func (f *stepsFixture) upload(t testing.TB, data []byte) string {
 	t.Helper()
 	id := issues.NewID(time.Now())
 	if err := f.blobs.Put(t.Context(), issues.SourceKey(id), bytes.NewReader(data), "application/pdf"); err != nil {

@@ -28,7 +28,7 @@ func TestRecognizeFallsBackWhenTheVisionEngineHangs(t *testing.T) {
 		<-r.Context().Done() // never answers; the client gives up
 	}))
 	t.Cleanup(hung.Close)
-	// As settingsOCR builds it: the client's own per-attempt timeout (30 s)
+	// As visionocr.Chain builds it: the client's own per-attempt timeout (30 s)
 	// and retries, far beyond the step's time.
 	primary := oaichat.New(oaichat.Config{BaseURL: hung.URL + "/v1", Model: "ocr"})
 	fallback, calls := chatEngine(t, good)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lectern/lectern/shared/blob"
-	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/settings"
@@ -37,15 +36,6 @@ type Deps struct {
 // Hosted says the server runs in AWS, where engine URLs are checked more
 // strictly and nothing is assumed to run on this host.
 func (d *Deps) Hosted() bool { return d.Config.Mode == ModeAWS }
-
-// Cards is this instance's engine cards, as every feature that calls an
-// engine reads them.
-func (d *Deps) Cards() *cards.Service {
-	return cards.NewService(d.Table, d.Settings, cards.Options{
-		Instance: d.Config.Instance, Hosted: d.Hosted(),
-		EngineHost: d.Config.EngineHost, DockerDefault: d.Config.DockerHost,
-	})
-}
 
 // Module is one feature as the transports and the job runner see it. A
 // feature's package offers one constructor of this shape; a Lambda mounts

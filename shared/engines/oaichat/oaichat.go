@@ -8,11 +8,11 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/lectern/lectern/shared/engines"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 )
@@ -24,32 +24,17 @@ const (
 )
 
 // KeyPlaceholder stands in for a key wherever one would be shown.
-const KeyPlaceholder = "<API_KEY>"
+const KeyPlaceholder = engines.KeyPlaceholder
 
 var (
 	// ErrUnauthorized: the engine refused the key (HTTP 401/403).
-	ErrUnauthorized = errors.New("engine refused the API key")
+	ErrUnauthorized = engines.ErrUnauthorized
 	// ErrEmptyAnswer: the engine answered without content.
 	ErrEmptyAnswer = errors.New("engine answered with empty content")
 )
 
-// EngineError is a failed call, naming the engine URL and its HTTP status (0
-// when no response arrived: refused connection, timeout).
-type EngineError struct {
-	URL    string
-	Status int
-	Detail string
-	Err    error
-}
-
-func (e *EngineError) Error() string {
-	if e.Status == 0 {
-		return fmt.Sprintf("engine %s: %s", e.URL, e.Detail)
-	}
-	return fmt.Sprintf("engine %s answered %d: %s", e.URL, e.Status, e.Detail)
-}
-
-func (e *EngineError) Unwrap() error { return e.Err }
+// EngineError is a failed call, naming the engine URL and its HTTP status.
+type EngineError = engines.EngineError
 
 // Config names one engine.
 type Config struct {

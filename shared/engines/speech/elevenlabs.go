@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lectern/lectern/shared/engines"
 )
 
 // ElevenLabs speaks the ElevenLabs API (base https://api.elevenlabs.io/v1):
@@ -50,12 +52,12 @@ func (e ElevenLabs) Speak(ctx context.Context, req Request) (Audio, error) {
 	}
 	// MP3 as it comes; WAV (what the renderer joins) from raw 16-bit PCM.
 	outputFormat := "mp3_44100_128"
-	switch req.format() {
+	switch req.OutputFormat() {
 	case FormatMP3:
 	case FormatWAV:
 		outputFormat = "pcm_24000"
 	default:
-		return Audio{}, fmt.Errorf("%w: the ElevenLabs engine produces mp3 or wav, not %s", ErrInvalid, req.format())
+		return Audio{}, fmt.Errorf("%w: the ElevenLabs engine produces mp3 or wav, not %s", ErrInvalid, req.OutputFormat())
 	}
 	if strings.TrimSpace(req.Voice) == "" {
 		return Audio{}, fmt.Errorf("%w: the ElevenLabs engine needs a voice id", ErrInvalid)
@@ -74,7 +76,7 @@ func (e ElevenLabs) Speak(ctx context.Context, req Request) (Audio, error) {
 	if len(audio) == 0 {
 		return Audio{}, ErrEmptyAnswer
 	}
-	if req.format() == FormatWAV {
+	if req.OutputFormat() == FormatWAV {
 		return Audio{Data: pcmToWAV(audio, 24000), ContentType: "audio/wav"}, nil
 	}
 	if !strings.HasPrefix(contentType, "audio/") {
@@ -91,7 +93,7 @@ func (e ElevenLabs) Voices(ctx context.Context) ([]string, error) {
 	}
 	ids, err := parseVoiceList(data)
 	if err != nil {
-		return nil, &EngineError{URL: redact(e.url("/voices"), e.Key), Status: http.StatusOK, Detail: err.Error()}
+		return nil, &EngineError{URL: engines.Redact(e.url("/voices"), e.Key), Status: http.StatusOK, Detail: err.Error()}
 	}
 	return ids, nil
 }
@@ -117,7 +119,7 @@ func (e ElevenLabs) Clone(ctx context.Context, name string, ref Reference) (stri
 		return "", err
 	}
 	if answer.VoiceID == "" {
-		return "", &EngineError{URL: redact(e.url("/voices/add"), e.Key), Status: http.StatusOK, Detail: "the answer names no voice_id"}
+		return "", &EngineError{URL: engines.Redact(e.url("/voices/add"), e.Key), Status: http.StatusOK, Detail: "the answer names no voice_id"}
 	}
 	return answer.VoiceID, nil
 }
@@ -160,7 +162,7 @@ func (e ElevenLabs) Design(ctx context.Context, description, text string) ([]Des
 		out = append(out, DesignSample{GeneratedID: p.GeneratedID, Audio: Audio{Data: audio, ContentType: ct}})
 	}
 	if len(out) == 0 {
-		return nil, &EngineError{URL: redact(e.url("/text-to-voice/design"), e.Key), Status: http.StatusOK, Detail: "the answer holds no usable preview", Err: ErrEmptyAnswer}
+		return nil, &EngineError{URL: engines.Redact(e.url("/text-to-voice/design"), e.Key), Status: http.StatusOK, Detail: "the answer holds no usable preview", Err: ErrEmptyAnswer}
 	}
 	return out, nil
 }
@@ -176,7 +178,7 @@ func (e ElevenLabs) SaveDesign(ctx context.Context, generatedID, name, descripti
 		return "", err
 	}
 	if answer.VoiceID == "" {
-		return "", &EngineError{URL: redact(e.url("/text-to-voice"), e.Key), Status: http.StatusOK, Detail: "the answer names no voice_id"}
+		return "", &EngineError{URL: engines.Redact(e.url("/text-to-voice"), e.Key), Status: http.StatusOK, Detail: "the answer names no voice_id"}
 	}
 	return answer.VoiceID, nil
 }

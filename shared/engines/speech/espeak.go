@@ -64,7 +64,7 @@ func (e Espeak) Speak(ctx context.Context, req Request) (Audio, error) {
 	if err := req.Validate(); err != nil {
 		return Audio{}, err
 	}
-	if req.format() != FormatWAV {
+	if req.OutputFormat() != FormatWAV {
 		return Audio{}, fmt.Errorf("%w: espeak-ng only produces wav, not %s", ErrInvalid, req.Format)
 	}
 	spec, err := ParseEspeakSpec(req.Voice)

@@ -1,8 +1,10 @@
 // Package speech owns text to speech: the Synthesizer contract, the checks
-// every request passes before an engine sees it, and its two engines — an
-// OpenAI-compatible /v1/audio/speech engine (Kokoro, OpenedAI-speech, OpenAI
-// itself) built on openai-go, and the built-in espeak-ng run as a
-// subprocess. Keys never appear in errors.
+// every request passes before an engine sees it, and the engines that need
+// no client library — the built-in espeak-ng run as a subprocess, and the
+// ElevenLabs and Chatterbox voice APIs. The OpenAI-compatible
+// /v1/audio/speech engine (Kokoro, OpenedAI-speech, OpenAI itself) is in
+// oaispeech, built on openai-go, so that a package naming only speech's
+// types does not link it. Keys never appear in errors.
 package speech
 
 import (
@@ -10,10 +12,16 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
-	"github.com/lectern/lectern/shared/engines/oaichat"
+	"github.com/lectern/lectern/shared/engines"
 )
+
+// DefaultTimeout bounds one engine call, reading the audio included: a
+// local engine on a CPU needs tens of seconds for a full 4096-character
+// text.
+const DefaultTimeout = 60 * time.Second
 
 // MaxTextChars is the longest text one request may carry, in characters
 // (not bytes): the OpenAI speech endpoint's limit, applied to every engine
@@ -35,9 +43,9 @@ const (
 	FormatFLAC = "flac"
 )
 
-// contentType is format's media type, reported when the engine does not
+// ContentType is format's media type, reported when the engine does not
 // name one itself; ok is false for an unknown format.
-func contentType(format string) (mediaType string, ok bool) {
+func ContentType(format string) (mediaType string, ok bool) {
 	switch format {
 	case FormatMP3:
 		return "audio/mpeg", true
@@ -59,17 +67,17 @@ var (
 	// ErrEmptyAnswer: the engine answered without audio.
 	ErrEmptyAnswer = errors.New("engine answered without audio")
 	// ErrUnauthorized: the engine refused the key (HTTP 401/403). It is
-	// oaichat's value, so one errors.Is check covers every engine.
-	ErrUnauthorized = oaichat.ErrUnauthorized
+	// engines' value, so one errors.Is check covers every engine.
+	ErrUnauthorized = engines.ErrUnauthorized
 )
 
 // EngineError is a failed engine call naming the endpoint URL and the HTTP
-// status (0 when no answer arrived). It is oaichat's type, so callers handle
+// status (0 when no answer arrived). It is engines' type, so callers handle
 // chat, speech and image engines alike.
-type EngineError = oaichat.EngineError
+type EngineError = engines.EngineError
 
 // KeyPlaceholder stands in for a key wherever one would be shown.
-const KeyPlaceholder = oaichat.KeyPlaceholder
+const KeyPlaceholder = engines.KeyPlaceholder
 
 // Synthesizer turns text into audio.
 type Synthesizer interface {
@@ -108,7 +116,7 @@ func (r Request) Validate() error {
 	case n > MaxTextChars:
 		return fmt.Errorf("%w: text has %d characters, more than the %d an engine accepts", ErrInvalid, n, MaxTextChars)
 	}
-	if _, ok := contentType(r.format()); !ok {
+	if _, ok := ContentType(r.OutputFormat()); !ok {
 		return fmt.Errorf("%w: format %q is not one of mp3, wav, opus, flac", ErrInvalid, r.Format)
 	}
 	// Written as a negated range so that NaN is refused too.
@@ -118,8 +126,8 @@ func (r Request) Validate() error {
 	return nil
 }
 
-// format is the requested format with the default applied.
-func (r Request) format() string {
+// OutputFormat is the requested format with the default applied.
+func (r Request) OutputFormat() string {
 	if r.Format == "" {
 		return FormatWAV
 	}

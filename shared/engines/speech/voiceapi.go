@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/lectern/lectern/shared/engines"
 )
 
 // VoiceTimeout bounds one voice-management call (a clone uploads up to
@@ -58,10 +60,10 @@ type voiceCall struct {
 func (c voiceCall) do(ctx context.Context, method, endpoint, contentType string, body []byte, out any) ([]byte, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, VoiceTimeout)
 	defer cancel()
-	shown := redact(endpoint, c.key)
+	shown := engines.Redact(endpoint, c.key)
 	req, err := http.NewRequestWithContext(ctx, method, endpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, "", &EngineError{URL: shown, Detail: redact(err.Error(), c.key), Err: err}
+		return nil, "", &EngineError{URL: shown, Detail: engines.Redact(err.Error(), c.key), Err: err}
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
@@ -75,7 +77,7 @@ func (c voiceCall) do(ctx context.Context, method, endpoint, contentType string,
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, "", &EngineError{URL: shown, Detail: redact(err.Error(), c.key), Err: err}
+		return nil, "", &EngineError{URL: shown, Detail: engines.Redact(err.Error(), c.key), Err: err}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 300 {
@@ -83,7 +85,7 @@ func (c voiceCall) do(ctx context.Context, method, endpoint, contentType string,
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxVoiceAnswerBytes+1))
 	if err != nil {
-		return nil, "", &EngineError{URL: shown, Status: resp.StatusCode, Detail: "reading the answer: " + redact(err.Error(), c.key), Err: err}
+		return nil, "", &EngineError{URL: shown, Status: resp.StatusCode, Detail: "reading the answer: " + engines.Redact(err.Error(), c.key), Err: err}
 	}
 	if len(data) > maxVoiceAnswerBytes {
 		return nil, "", &EngineError{URL: shown, Status: resp.StatusCode, Detail: fmt.Sprintf("answer larger than %d MiB", maxVoiceAnswerBytes>>20)}

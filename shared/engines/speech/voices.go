@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lectern/lectern/shared/engines"
 )
 
 // OpenAIVoices are the voice names of OpenAI's /v1/audio/speech (openai-go
@@ -35,10 +37,10 @@ func ListVoices(ctx context.Context, client *http.Client, baseURL, key string) (
 		client = http.DefaultClient
 	}
 	endpoint := strings.TrimRight(baseURL, "/") + "/audio/voices"
-	shown := redact(endpoint, key)
+	shown := engines.Redact(endpoint, key)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
 	if err != nil {
-		return nil, false, &EngineError{URL: shown, Detail: redact(err.Error(), key), Err: err}
+		return nil, false, &EngineError{URL: shown, Detail: engines.Redact(err.Error(), key), Err: err}
 	}
 	req.Header.Set("Accept", "application/json")
 	if key != "" {
@@ -46,7 +48,7 @@ func ListVoices(ctx context.Context, client *http.Client, baseURL, key string) (
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, false, &EngineError{URL: shown, Detail: redact(err.Error(), key), Err: err}
+		return nil, false, &EngineError{URL: shown, Detail: engines.Redact(err.Error(), key), Err: err}
 	}
 	defer resp.Body.Close()
 	switch {
@@ -59,7 +61,7 @@ func ListVoices(ctx context.Context, client *http.Client, baseURL, key string) (
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxVoiceListBytes+1))
 	if err != nil {
-		return nil, true, &EngineError{URL: shown, Status: resp.StatusCode, Detail: "reading the voice list: " + redact(err.Error(), key), Err: err}
+		return nil, true, &EngineError{URL: shown, Status: resp.StatusCode, Detail: "reading the voice list: " + engines.Redact(err.Error(), key), Err: err}
 	}
 	if len(body) > maxVoiceListBytes {
 		return nil, true, &EngineError{URL: shown, Status: resp.StatusCode, Detail: fmt.Sprintf("voice list larger than %d MiB", maxVoiceListBytes>>20)}

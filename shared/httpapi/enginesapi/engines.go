@@ -64,7 +64,7 @@ type UseAsLLMOutput struct {
 
 // Module is the engine cards feature of this instance.
 func Module(d *platform.Deps) (platform.Module, error) {
-	svc := d.Cards()
+	svc := cards.FromDeps(d)
 	return platform.Module{Name: "engines", Operations: Operations(svc)}, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
+	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/statemachines"
@@ -28,7 +29,7 @@ type Parts struct {
 // which walks the state machine in-process; in AWS the S3 upload event starts
 // Step Functions on the same definition.
 func New(d *platform.Deps) (*Parts, error) {
-	steps := pipeline.NewSteps(d)
+	steps := visionocr.NewSteps(d)
 	ingest, err := pipeline.NewIngest(statemachines.Ingest(), steps)
 	if err != nil {
 		return nil, err
@@ -38,7 +39,7 @@ func New(d *platform.Deps) (*Parts, error) {
 	refine := review.NewEditor(review.New(d.Table, d.Clock), steps.Pages)
 	svc := &issues.Service{
 		Repo: steps.Repo, Uploads: d.Uploads, Media: d.Blobs, Limits: steps.Pages.Limits,
-		Clock: d.Clock, Refine: refine, Jobs: d.Jobs,
+		Clock: d.Clock, Refine: refine,
 	}
 	if !d.Hosted() {
 		svc.Start = func(ctx context.Context, sourceKey, title string) error {
@@ -62,13 +63,12 @@ func Module(d *platform.Deps) (platform.Module, error) {
 	return p.Module(), nil
 }
 
-// Module offers the magazine operations and the ingest and figure
-// refinement job kinds.
+// Module offers the magazine operations and the ingest job kind.
 func (p *Parts) Module() platform.Module {
 	return platform.Module{
 		Name:       "magazine",
 		Operations: Operations(p.Issues),
-		Jobs:       map[string]jobs.Handler{pipeline.JobKind: p.Ingest.Job, issues.RefineJobKind: p.Issues.RefineJob},
+		Jobs:       map[string]jobs.Handler{pipeline.JobKind: p.Ingest.Job},
 		Recover:    p.recover,
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
-	"github.com/lectern/lectern/shared/pipeline"
+	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/review"
 )
@@ -115,7 +115,7 @@ type OutcomeOut struct{ Body review.Outcome }
 // Figure descriptions are its job kind: they run on the job pool or the
 // worker Lambda with the OCR chain's vision engines.
 func Module(d *platform.Deps) (platform.Module, error) {
-	steps := pipeline.NewSteps(d)
+	steps := visionocr.NewSteps(d)
 	ed := review.NewEditor(review.New(d.Table, d.Clock), steps.Pages)
 	describer := review.NewDescriber(ed, d.Jobs, steps.Pages, describeEngines(steps.Pages))
 	return platform.Module{

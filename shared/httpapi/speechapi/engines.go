@@ -9,6 +9,7 @@ import (
 	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/speech/render"
 	"github.com/lectern/lectern/shared/voices"
+	"github.com/lectern/lectern/shared/voices/cardvoices"
 )
 
 // cardConcurrency is how many calls a render makes to an engine card at
@@ -35,7 +36,7 @@ func (e engineSet) Engine(ctx context.Context, engine, voice string) (render.Eng
 		// espeak-ng is a process per chunk: one per core.
 		return render.Engine{Name: engine, Voice: voice, Speaker: e.espeak, Limit: render.EspeakLimit, Concurrency: runtime.NumCPU()}, nil
 	}
-	ep, err := voices.TTSCard(ctx, e.cards, engine)
+	ep, err := cardvoices.TTSCard(ctx, e.cards, engine)
 	if err != nil {
 		return render.Engine{}, err
 	}
@@ -45,7 +46,7 @@ func (e engineSet) Engine(ctx context.Context, engine, voice string) (render.Eng
 		Name:  engine + "\x00" + ep.BaseURL + "\x00" + ep.Model,
 		Voice: voice,
 		// Retries are the renderer's, which honours Retry-After.
-		Speaker:     voices.CardSpeaker(ep, -1),
+		Speaker:     cardvoices.Speaker(ep, -1),
 		Limit:       render.OpenAILimit,
 		Concurrency: cardConcurrency,
 	}, nil

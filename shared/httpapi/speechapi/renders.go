@@ -1,6 +1,7 @@
 package speechapi
 
 import (
+	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/speech/render"
@@ -17,7 +18,7 @@ func NewRenderService(d *platform.Deps) *render.Service {
 		library = voices.Unconfigured{}
 	}
 	engines := engineSet{
-		cards:  d.Cards(),
+		cards:  cards.FromDeps(d),
 		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
 		hosted: d.Hosted(),
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/voices"
+	"github.com/lectern/lectern/shared/voices/cardvoices"
 )
 
 // engineSet is the library's Engines port over this instance's engine
@@ -28,22 +29,22 @@ func (e engineSet) Speaker(ctx context.Context, engine string) (speech.Synthesiz
 		}
 		return e.espeak, nil
 	}
-	ep, err := voices.TTSCard(ctx, e.cards, engine)
+	ep, err := cardvoices.TTSCard(ctx, e.cards, engine)
 	if err != nil {
 		return nil, err
 	}
-	return voices.CardSpeaker(ep, 0), nil
+	return cardvoices.Speaker(ep, 0), nil
 }
 
 func (e engineSet) Cloner(ctx context.Context, engine string) (voices.Cloner, error) {
 	if engine == voices.BuiltinEngine {
 		return nil, fmt.Errorf("%w: espeak-ng is a formant synthesizer and cannot imitate a recording; clone on a chatterbox or elevenlabs engine card", voices.ErrCannotClone)
 	}
-	ep, err := voices.TTSCard(ctx, e.cards, engine)
+	ep, err := cardvoices.TTSCard(ctx, e.cards, engine)
 	if err != nil {
 		return nil, err
 	}
-	return voices.CardCloner(ep, engine)
+	return cardvoices.Cloner(ep, engine)
 }
 
 func (e engineSet) Designer(ctx context.Context, engine string) (voices.Designer, error) {
@@ -54,19 +55,19 @@ func (e engineSet) Designer(ctx context.Context, engine string) (voices.Designer
 		}
 		return voices.EspeakDesigner{Speaker: speaker}, nil
 	}
-	ep, err := voices.TTSCard(ctx, e.cards, engine)
+	ep, err := cardvoices.TTSCard(ctx, e.cards, engine)
 	if err != nil {
 		return nil, err
 	}
-	return voices.CardDesigner(ep, engine)
+	return cardvoices.Designer(ep, engine)
 }
 
 func (e engineSet) CardVoices(ctx context.Context, card string) ([]string, bool, error) {
-	ep, err := voices.TTSCard(ctx, e.cards, card)
+	ep, err := cardvoices.TTSCard(ctx, e.cards, card)
 	if err != nil {
 		return nil, false, err
 	}
-	return voices.CardVoiceList(ctx, ep)
+	return cardvoices.VoiceList(ctx, ep)
 }
 
 func (e engineSet) EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/platform"
@@ -28,7 +29,7 @@ func Module(d *platform.Deps) (platform.Module, error) {
 		library = voices.Unconfigured{}
 	}
 	engines := engineSet{
-		cards:  d.Cards(),
+		cards:  cards.FromDeps(d),
 		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
 		hosted: d.Hosted(),
 	}

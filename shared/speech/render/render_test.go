@@ -23,6 +23,7 @@ import (
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/blob/localfs"
 	"github.com/lectern/lectern/shared/engines/speech"
+	"github.com/lectern/lectern/shared/engines/speech/oaispeech"
 )
 
 func newBlobs(t testing.TB) blob.Store {
@@ -290,7 +291,7 @@ func speechServer(t *testing.T, script ...[2]string) (*httptest.Server, *[]time.
 func openAIEngine(srv *httptest.Server) Engine {
 	// Retries are the renderer's: the client makes one call per Speak.
 	return Engine{Name: "card", Voice: "alloy", Limit: OpenAILimit,
-		Speaker: speech.NewOpenAI(speech.Config{BaseURL: srv.URL + "/v1", MaxRetries: -1})}
+		Speaker: oaispeech.NewOpenAI(oaispeech.Config{BaseURL: srv.URL + "/v1", MaxRetries: -1})}
 }
 
 // TestRetryAfterIsHonoured: an engine answering 429 with Retry-After: 1

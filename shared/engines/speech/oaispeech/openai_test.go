@@ -1,4 +1,4 @@
-package speech
+package oaispeech
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/lectern/lectern/shared/engines/speech"
 )
 
 const testKey = "sk-test-5a6b7c"
@@ -62,7 +64,7 @@ func TestOpenAISendsTheRequestAndReturnsTheAudio(t *testing.T) {
 		audio(w, "audio/mpeg", mp3)
 	})
 	got, err := client(srv.URL, time.Second, 0).Speak(context.Background(),
-		Request{Text: `-v "quoted" text`, Voice: "af_heart", Format: FormatMP3, Speed: 1.5})
+		speech.Request{Text: `-v "quoted" text`, Voice: "af_heart", Format: speech.FormatMP3, Speed: 1.5})
 	if err != nil || calls.Load() != 1 {
 		t.Fatalf("got %v after %d calls", err, calls.Load())
 	}
@@ -93,7 +95,7 @@ func TestOpenAIAppliesDefaults(t *testing.T) {
 				audio(w, tc.contentType, []byte("RIFF...."))
 			})
 			c := NewOpenAI(Config{BaseURL: srv.URL + "/v1/", APIKey: testKey})
-			got, err := c.Speak(context.Background(), Request{Text: "hi"})
+			got, err := c.Speak(context.Background(), speech.Request{Text: "hi"})
 			if err != nil || got.ContentType != tc.want {
 				t.Fatalf("got %q, %v", got.ContentType, err)
 			}
@@ -109,7 +111,7 @@ func TestOpenAIAppliesDefaults(t *testing.T) {
 
 func TestOpenAIEmptyAudioIsAFailedCall(t *testing.T) {
 	srv, _ := engine(t, func(_ int, w http.ResponseWriter, _ map[string]any) { audio(w, "audio/wav", nil) })
-	if _, err := client(srv.URL, time.Second, 0).Speak(context.Background(), Request{Text: "hi"}); !errors.Is(err, ErrEmptyAnswer) {
+	if _, err := client(srv.URL, time.Second, 0).Speak(context.Background(), speech.Request{Text: "hi"}); !errors.Is(err, speech.ErrEmptyAnswer) {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -117,9 +119,9 @@ func TestOpenAIEmptyAudioIsAFailedCall(t *testing.T) {
 func TestOpenAIWrongKeySurfacesThe401WithoutTheKey(t *testing.T) {
 	srv, calls := engine(t, nil)
 	c := NewOpenAI(Config{BaseURL: srv.URL + "/v1", APIKey: "sk-wrong-1234", Timeout: time.Second})
-	_, err := c.Speak(context.Background(), Request{Text: "hi"})
-	var ee *EngineError
-	if !errors.Is(err, ErrUnauthorized) || !errors.As(err, &ee) || ee.Status != 401 {
+	_, err := c.Speak(context.Background(), speech.Request{Text: "hi"})
+	var ee *speech.EngineError
+	if !errors.Is(err, speech.ErrUnauthorized) || !errors.As(err, &ee) || ee.Status != 401 {
 		t.Fatalf("got %v", err)
 	}
 	if strings.Contains(err.Error(), "sk-wrong-1234") || !strings.Contains(err.Error(), "Unauthorized") {
@@ -141,7 +143,7 @@ func TestOpenAIHonoursRetryAfterOn429(t *testing.T) {
 		audio(w, "audio/wav", []byte("RIFF"))
 	})
 	start := time.Now()
-	got, err := client(srv.URL, 5*time.Second, 2).Speak(context.Background(), Request{Text: "hi"})
+	got, err := client(srv.URL, 5*time.Second, 2).Speak(context.Background(), speech.Request{Text: "hi"})
 	if err != nil || string(got.Data) != "RIFF" || calls.Load() != 2 {
 		t.Fatalf("got %q, %v after %d calls", got.Data, err, calls.Load())
 	}
@@ -164,8 +166,8 @@ func TestOpenAIGivesUpAfterRetriesNamingURLAndStatus(t *testing.T) {
 				w.WriteHeader(http.StatusInternalServerError)
 				io.WriteString(w, tc.body)
 			})
-			_, err := client(srv.URL, time.Second, 2).Speak(context.Background(), Request{Text: "hi"})
-			var ee *EngineError
+			_, err := client(srv.URL, time.Second, 2).Speak(context.Background(), speech.Request{Text: "hi"})
+			var ee *speech.EngineError
 			if !errors.As(err, &ee) || ee.Status != 500 || calls.Load() != 3 {
 				t.Fatalf("got %v after %d calls", err, calls.Load())
 			}
@@ -184,8 +186,8 @@ func TestOpenAISlowEngineTimesOutNamingTheURL(t *testing.T) {
 	})
 	defer close(release)
 	start := time.Now()
-	_, err := client(srv.URL, 200*time.Millisecond, -1).Speak(context.Background(), Request{Text: "hi"})
-	var ee *EngineError
+	_, err := client(srv.URL, 200*time.Millisecond, -1).Speak(context.Background(), speech.Request{Text: "hi"})
+	var ee *speech.EngineError
 	if !errors.As(err, &ee) || ee.Status != 0 || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), srv.URL) {
 		t.Fatalf("got %v", err)
 	}
@@ -204,7 +206,7 @@ func TestOpenAITimeoutCoversASlowBody(t *testing.T) {
 	})
 	defer close(release)
 	start := time.Now()
-	if _, err := client(srv.URL, 200*time.Millisecond, -1).Speak(context.Background(), Request{Text: "hi"}); err == nil {
+	if _, err := client(srv.URL, 200*time.Millisecond, -1).Speak(context.Background(), speech.Request{Text: "hi"}); err == nil {
 		t.Fatal("a body that never ends was accepted")
 	}
 	if time.Since(start) > 5*time.Second {
@@ -218,7 +220,17 @@ func TestOpenAIContextCancellationStopsTheCall(t *testing.T) {
 	defer close(release)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if _, err := client(srv.URL, 10*time.Second, 2).Speak(ctx, Request{Text: "hi"}); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := client(srv.URL, 10*time.Second, 2).Speak(ctx, speech.Request{Text: "hi"}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestRefusesInvalidRequestsWithoutCalling(t *testing.T) {
+	srv, calls := engine(t, nil)
+	if _, err := client(srv.URL, time.Second, 0).Speak(context.Background(), speech.Request{Text: "x", Speed: 9}); !errors.Is(err, speech.ErrInvalid) {
+		t.Fatalf("got %v", err)
+	}
+	if calls.Load() != 0 {
+		t.Fatalf("the engine was called %d times", calls.Load())
 	}
 }

@@ -1,4 +1,8 @@
-package speech
+// Package oaispeech is the OpenAI-compatible /v1/audio/speech engine
+// (Kokoro, OpenedAI-speech, OpenAI), built on openai-go. It is apart from
+// speech because openai-go's package initialisers weigh 17 MB in every
+// binary that links it.
+package oaispeech
 
 import (
 	"context"
@@ -13,15 +17,16 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/lectern/lectern/shared/engines"
 	"github.com/lectern/lectern/shared/engines/oaichat"
+	"github.com/lectern/lectern/shared/engines/speech"
 )
 
 // Defaults for Config fields and Request fields left zero.
 const (
-	// DefaultTimeout bounds one attempt, reading the audio included. It is
-	// twice oaichat's: a local engine on a CPU needs tens of seconds for a
-	// full 4096-character text.
-	DefaultTimeout    = 60 * time.Second
+	// DefaultTimeout bounds one attempt, reading the audio included; twice
+	// oaichat's.
+	DefaultTimeout    = speech.DefaultTimeout
 	DefaultMaxRetries = 2
 	// DefaultModel is accepted by OpenAI and, as an alias, by the common
 	// self-hosted engines (Kokoro-FastAPI, OpenedAI-speech).
@@ -54,7 +59,7 @@ type OpenAI struct {
 	endpoint string // shown in errors, key redacted
 }
 
-var _ Synthesizer = (*OpenAI)(nil)
+var _ speech.Synthesizer = (*OpenAI)(nil)
 
 // NewOpenAI builds the engine client; it does not contact the engine.
 func NewOpenAI(cfg Config) *OpenAI {
@@ -72,22 +77,22 @@ func NewOpenAI(cfg Config) *OpenAI {
 	return &OpenAI{
 		api:      openai.NewAudioSpeechService(opts...),
 		cfg:      cfg,
-		endpoint: redact(base+"/audio/speech", cfg.APIKey),
+		endpoint: engines.Redact(base+"/audio/speech", cfg.APIKey),
 	}
 }
 
 // Speak asks the engine for req.Text spoken in req.Voice (DefaultVoice when
 // empty). The audio's content type is the engine's, or the requested
 // format's when the engine names none or a generic one.
-func (o *OpenAI) Speak(ctx context.Context, req Request) (Audio, error) {
+func (o *OpenAI) Speak(ctx context.Context, req speech.Request) (speech.Audio, error) {
 	if err := req.Validate(); err != nil {
-		return Audio{}, err
+		return speech.Audio{}, err
 	}
 	voice := strings.TrimSpace(req.Voice)
 	if voice == "" {
 		voice = DefaultVoice
 	}
-	format := req.format()
+	format := req.OutputFormat()
 	params := openai.AudioSpeechNewParams{
 		Input: req.Text,
 		Model: o.cfg.Model,
@@ -101,20 +106,20 @@ func (o *OpenAI) Speak(ctx context.Context, req Request) (Audio, error) {
 	var raw *http.Response
 	resp, err := o.api.New(ctx, params, option.WithResponseInto(&raw))
 	if err != nil {
-		return Audio{}, engineError(o.endpoint, o.cfg.APIKey, raw, err)
+		return speech.Audio{}, engineError(o.endpoint, o.cfg.APIKey, raw, err)
 	}
 	// The body carries the attempt's timeout until closed.
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxAudioBytes+1))
 	switch {
 	case err != nil:
-		return Audio{}, engineError(o.endpoint, o.cfg.APIKey, nil, fmt.Errorf("reading the audio: %w", err))
+		return speech.Audio{}, engineError(o.endpoint, o.cfg.APIKey, nil, fmt.Errorf("reading the audio: %w", err))
 	case len(data) > MaxAudioBytes:
-		return Audio{}, &EngineError{URL: o.endpoint, Status: resp.StatusCode, Detail: fmt.Sprintf("audio larger than %d MiB", MaxAudioBytes>>20)}
+		return speech.Audio{}, &speech.EngineError{URL: o.endpoint, Status: resp.StatusCode, Detail: fmt.Sprintf("audio larger than %d MiB", MaxAudioBytes>>20)}
 	case len(data) == 0:
-		return Audio{}, &EngineError{URL: o.endpoint, Status: resp.StatusCode, Detail: ErrEmptyAnswer.Error(), Err: ErrEmptyAnswer}
+		return speech.Audio{}, &speech.EngineError{URL: o.endpoint, Status: resp.StatusCode, Detail: speech.ErrEmptyAnswer.Error(), Err: speech.ErrEmptyAnswer}
 	}
-	return Audio{Data: data, ContentType: audioType(resp.Header.Get("Content-Type"), format)}, nil
+	return speech.Audio{Data: data, ContentType: audioType(resp.Header.Get("Content-Type"), format)}, nil
 }
 
 // audioType is the engine's media type when it is a specific audio one;
@@ -124,11 +129,11 @@ func audioType(header, format string) string {
 	if mt, _, err := mime.ParseMediaType(header); err == nil && strings.HasPrefix(mt, "audio/") {
 		return mt
 	}
-	ct, _ := contentType(format)
+	ct, _ := speech.ContentType(format)
 	return ct
 }
 
-// engineError turns a failed openai-go call into an EngineError with the key
+// engineError turns a failed openai-go call into a speech.EngineError with the key
 // redacted. resp is the last answer, if any: it supplies the status when the
 // error body was not OpenAI's JSON (a proxy's HTML page, say).
 func engineError(endpoint, key string, resp *http.Response, err error) error {
@@ -136,27 +141,19 @@ func engineError(endpoint, key string, resp *http.Response, err error) error {
 	switch {
 	case errors.As(err, &apiErr):
 		// The status only: the answer's body may echo the key in any encoding.
-		e := &EngineError{URL: endpoint, Status: apiErr.StatusCode, Detail: http.StatusText(apiErr.StatusCode), Err: err}
+		e := &speech.EngineError{URL: endpoint, Status: apiErr.StatusCode, Detail: http.StatusText(apiErr.StatusCode), Err: err}
 		if apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden {
-			e.Err = ErrUnauthorized
+			e.Err = speech.ErrUnauthorized
 		}
 		return e
 	case resp != nil && resp.StatusCode >= 400:
-		e := &EngineError{URL: endpoint, Status: resp.StatusCode, Detail: http.StatusText(resp.StatusCode), Err: err}
+		e := &speech.EngineError{URL: endpoint, Status: resp.StatusCode, Detail: http.StatusText(resp.StatusCode), Err: err}
 		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-			e.Err = ErrUnauthorized
+			e.Err = speech.ErrUnauthorized
 		}
 		return e
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
-		return &EngineError{URL: endpoint, Detail: "no answer in time: " + redact(err.Error(), key), Err: err}
+		return &speech.EngineError{URL: endpoint, Detail: "no answer in time: " + engines.Redact(err.Error(), key), Err: err}
 	}
-	return &EngineError{URL: endpoint, Detail: redact(err.Error(), key), Err: err}
-}
-
-// redact replaces the key wherever an engine or transport echoes it.
-func redact(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, KeyPlaceholder)
+	return &speech.EngineError{URL: endpoint, Detail: engines.Redact(err.Error(), key), Err: err}
 }
