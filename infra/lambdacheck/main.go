@@ -203,7 +203,9 @@ func actionsOf(service, op string) []string {
 		return []string{"s3:ListBucket"}
 	case "s3.CopyObject":
 		return []string{"s3:GetObject", "s3:PutObject"}
-	case "s3.CreateMultipartUpload", "s3.UploadPart", "s3.CompleteMultipartUpload":
+	case "s3.CreateMultipartUpload", "s3.UploadPart", "s3.CompleteMultipartUpload",
+		// A presigned POST form (PresignPostObject) stores as PutObject.
+		"s3.PostObject":
 		return []string{"s3:PutObject"}
 	case "s3.DeleteObjects":
 		return []string{"s3:DeleteObject"}

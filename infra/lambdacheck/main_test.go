@@ -72,6 +72,14 @@ Resources:
 	}
 }
 
+// A presigned upload form stores with the signer's s3:PutObject.
+func TestPresignedPostNeedsPutObject(t *testing.T) {
+	got := required([]string{"github.com/aws/aws-sdk-go-v2/service/s3.(*PresignClient).PresignPostObject"})
+	if len(got) != 1 || got["s3:PutObject"] == "" {
+		t.Fatalf("a presigned POST needs %v, want s3:PutObject", got)
+	}
+}
+
 func TestSizeBudget(t *testing.T) {
 	if f := checkSize(function{Name: "NewFunction"}, 15_000_001); f == "" {
 		t.Fatal("a new function above 15 MB passed")

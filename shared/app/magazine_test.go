@@ -21,6 +21,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/issues"
+	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf/pdftest"
 	"github.com/lectern/lectern/shared/store"
@@ -229,9 +230,14 @@ func TestMagazineIngestEndToEnd(t *testing.T) {
 	}
 
 	// Figures can be re-derived without OCR; a second pass changes nothing.
-	status, _, b = c.do(http.MethodPost, "/api/magazine/"+created.ID+"/figures/refine", nil)
-	if status != http.StatusOK || !strings.Contains(string(b), `"pages_changed":0`) {
-		t.Errorf("refine = %d %s", status, b)
+	// It runs as a job, reporting page by page.
+	refined := c.waitJob(c.startJob("/api/magazine/"+created.ID+"/figures/refine", ""))
+	if refined.Status != jobs.StatusSucceeded || !strings.Contains(string(refined.Result), `"pages_changed":0`) || refined.Progress != 1 {
+		t.Errorf("refine job = %+v (result %s)", refined, refined.Result)
+	}
+	status, _, b = c.do(http.MethodPost, "/api/magazine/nosuchissue1/figures/refine", nil)
+	if status != http.StatusNotFound || !strings.Contains(string(b), `"detail"`) {
+		t.Errorf("refine of an unknown issue = %d %s, want 404 with a problem", status, b)
 	}
 	status, _, b = c.do(http.MethodGet, "/api/magazine", nil)
 	if status != http.StatusOK || !strings.Contains(string(b), created.ID) {

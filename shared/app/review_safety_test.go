@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -13,14 +14,18 @@ import (
 	"testing"
 
 	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/httpapi/reviewapi"
 	"github.com/lectern/lectern/shared/issues"
+	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/jobs/localjobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/shared/store"
+	"github.com/lectern/lectern/shared/store/bolt"
 )
 
 // raceTable is the app's table with one race built in: once armed, the
@@ -72,15 +77,33 @@ func newRaceApp(t *testing.T) (*apiClient, *Local, *raceTable) {
 		rt = &raceTable{Table: l.Deps.Table}
 		d := *l.Deps
 		d.Table = rt
-		var ops []httpapi.Operation
+		// The modules' jobs (figure refinement) run over the raceTable too,
+		// on a pool of their own: its job records live apart, so the app's
+		// pool never takes them.
+		jobTable, err := bolt.Open(filepath.Join(t.TempDir(), "jobs.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { jobTable.Close() })
+		registry := jobs.NewRegistry()
+		pool := localjobs.New(jobTable, jobs.NewRunner(jobTable, registry, jobs.RunnerOptions{Log: d.Log}), localjobs.Options{Workers: 1, Log: d.Log})
+		d.Jobs = pool
+		var mods []platform.Module
 		for _, mod := range []platform.New{magazineapi.Module, reviewapi.Module} {
 			m, err := mod(&d)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ops = append(ops, m.Operations...)
+			mods = append(mods, m)
 		}
-		return ops
+		if err := platform.RegisterJobs(registry, mods); err != nil {
+			t.Fatal(err)
+		}
+		if err := pool.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { pool.Stop(context.Background()) })
+		return append(platform.Operations(mods), jobsapi.Operations(pool)...)
 	})
 	return c, local, rt
 }
@@ -162,10 +185,11 @@ func TestRefineFiguresKeepsEditsAndHandPlacedBoxes(t *testing.T) {
 		}
 		edited = c.revision(id)
 	})
-	status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/figures/refine", nil)
-	if status != http.StatusOK {
-		t.Fatalf("refine: %d %s", status, b)
+	job := c.waitJob(c.startJob("/api/magazine/"+id+"/figures/refine", ""))
+	if job.Status != jobs.StatusSucceeded {
+		t.Fatalf("refine job: %s (%s)", job.Status, job.Error)
 	}
+	b = job.Result
 	res := decode[issues.Refined](t, b)
 	if raced == 0 {
 		t.Fatal("refinement wrote no page; the race never ran")

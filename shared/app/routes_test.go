@@ -31,6 +31,12 @@ func templateRoutes(t *testing.T) []route {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return parseRoutes(t, data)
+}
+
+// parseRoutes reads every HttpApi event of a SAM template.
+func parseRoutes(t *testing.T, data []byte) []route {
+	t.Helper()
 	var doc struct {
 		Resources map[string]struct {
 			Type       string `yaml:"Type"`

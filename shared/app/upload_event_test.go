@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"regexp"
@@ -18,7 +19,7 @@ import (
 )
 
 // TestS3UploadEventStartsIngest walks the AWS start path with local parts:
-// POST /api/magazine/uploads (AWS mode) → PUT to the presigned URL → the S3
+// POST /api/magazine/uploads (AWS mode) → POST of the presigned form → the S3
 // "Object Created" EventBridge event, turned into the state machine's input
 // by the InputTransformer written in template.yaml → the real definition.
 func TestS3UploadEventStartsIngest(t *testing.T) {
@@ -35,21 +36,32 @@ func TestS3UploadEventStartsIngest(t *testing.T) {
 		t.Fatalf("uploads = %d %s", status, b)
 	}
 	grant := decode[struct {
-		Issue       magazine.Issue `json:"issue"`
-		UploadURL   string         `json:"upload_url"`
-		ContentType string         `json:"content_type"`
+		Issue     magazine.Issue    `json:"issue"`
+		UploadURL string            `json:"upload_url"`
+		Method    string            `json:"method"`
+		Fields    map[string]string `json:"fields"`
 	}](t, b)
-	if grant.Issue.Status != magazine.IssueUploading {
-		t.Errorf("issue before upload: %+v", grant.Issue)
+	if grant.Issue.Status != magazine.IssueUploading || grant.Method != http.MethodPost {
+		t.Errorf("grant before upload: %+v", grant)
 	}
-	req, err := http.NewRequest(http.MethodPut, grant.UploadURL, bytes.NewReader(pdfBytes))
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	for k, v := range grant.Fields {
+		if err := mw.WriteField(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fw, err := mw.CreateFormFile("file", "harbour.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", grant.ContentType)
-	resp, err := http.DefaultClient.Do(req)
+	_, _ = fw.Write(pdfBytes)
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(grant.UploadURL, mw.FormDataContentType(), &form)
 	if err != nil || resp.StatusCode/100 != 2 {
-		t.Fatalf("PUT to the presigned URL: %v %v", err, resp)
+		t.Fatalf("POST of the presigned form: %v %v", err, resp)
 	}
 	resp.Body.Close()
 

@@ -24,6 +24,7 @@ import (
 	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/features"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/jobs/sqsjobs"
 	"github.com/lectern/lectern/shared/magazine"
@@ -155,6 +156,15 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 			}
 			b, _ := json.Marshal(map[string]any{"issue": is.ID, "article": a.ID, "minutes": 5, "mode": "deterministic",
 				"hosts": []map[string]string{{"name": "Ada", "voice_id": "v1"}, {"name": "Ben", "voice_id": "v2"}}})
+			return b
+		},
+		// Refine the figures of an issue ingested in-process.
+		issues.RefineJobKind: func(t *testing.T) json.RawMessage {
+			is, err := mag.IngestFile(ctx, "refined", samplePDF())
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(map[string]string{"issue": is.ID})
 			return b
 		},
 		pipeline.JobKind: func(t *testing.T) json.RawMessage {

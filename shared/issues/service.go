@@ -12,6 +12,7 @@ import (
 
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/fault"
+	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/store"
@@ -39,10 +40,15 @@ const MediaTTL = 15 * time.Minute
 type Starter func(ctx context.Context, sourceKey, title string) error
 
 // Refiner re-derives figures and crops of a whole issue (the review
-// editor, so each page is stored by a conditional change).
+// editor, so each page is stored by a conditional change), calling progress
+// before each page (nil: no reports).
 type Refiner interface {
-	RefineIssue(ctx context.Context, id string) (Refined, error)
+	RefineIssue(ctx context.Context, id string, progress PageProgress) (Refined, error)
 }
+
+// PageProgress hears that page n of pages is being worked on; its error
+// stops the work.
+type PageProgress func(n, pages int) error
 
 // Refined is what refining an issue's figures did.
 type Refined struct {
@@ -56,7 +62,7 @@ type Refined struct {
 }
 
 // Service is the magazine issues workflow: uploads (a form locally, a
-// presigned PUT in AWS), progress, pages and their media, and figure
+// presigned POST form in AWS), progress, pages and their media, and figure
 // refinement on demand.
 type Service struct {
 	Repo    *Repo
@@ -66,10 +72,12 @@ type Service struct {
 	Clock   func() time.Time
 	Start   Starter
 	Refine  Refiner
+	Jobs    jobs.Queue // runs figure refinement in the background
 }
 
 // UploadMode says how this server takes PDFs: "form" (POST /api/magazine,
-// local mode) or "presigned" (a PUT to a URL it hands out; AWS mode).
+// local mode) or "presigned" (a form POSTed to the storage server, which
+// POST /api/magazine/uploads hands out; AWS mode).
 func (s *Service) UploadMode() string {
 	if s.Start != nil {
 		return "form"
@@ -147,15 +155,18 @@ func (s *Service) store(ctx context.Context, data []byte) (string, error) {
 	return id, nil
 }
 
-// Grant is where the browser PUTs a PDF; the upload starts ingest.
+// Grant is the form the browser POSTs a PDF with; the upload starts ingest.
+// The storage server refuses a file over the PDF size limit, another key or
+// another content type, so a client that lied about the size stores nothing.
 type Grant struct {
 	Issue       magazine.Issue
 	URL         string
+	Fields      map[string]string
 	ContentType string
 	ExpiresAt   time.Time
 }
 
-// PresignUpload creates an issue and a presigned PUT URL for its PDF.
+// PresignUpload creates an issue and a presigned upload form for its PDF.
 func (s *Service) PresignUpload(ctx context.Context, title string, size int64) (Grant, error) {
 	if err := pdf.CheckSize(size, s.Limits); err != nil {
 		return Grant{}, err
@@ -167,11 +178,11 @@ func (s *Service) PresignUpload(ctx context.Context, title string, size int64) (
 	if err != nil {
 		return Grant{}, err
 	}
-	url, err := s.Uploads.PresignPut(ctx, is.SourceKey, "application/pdf", MediaTTL)
+	form, err := s.Uploads.PresignPost(ctx, is.SourceKey, "application/pdf", s.Limits.MaxBytes, MediaTTL)
 	if err != nil {
 		return Grant{}, err
 	}
-	return Grant{Issue: is, URL: url, ContentType: "application/pdf", ExpiresAt: s.Clock().Add(MediaTTL).UTC()}, nil
+	return Grant{Issue: is, URL: form.URL, Fields: form.Fields, ContentType: "application/pdf", ExpiresAt: s.Clock().Add(MediaTTL).UTC()}, nil
 }
 
 // create records an issue. Its ingest may have recorded it first (Prepare
@@ -254,19 +265,6 @@ func (s *Service) PageMediaURL(ctx context.Context, id string, n int, pick Media
 		return "", ErrNoMedia
 	}
 	return s.MediaURL(ctx, key)
-}
-
-// RefineFigures re-derives figure boundaries and crops for an issue that
-// finished ingest; it answers which pages changed.
-func (s *Service) RefineFigures(ctx context.Context, id string) (Refined, error) {
-	is, _, err := s.Repo.Get(ctx, id)
-	if err != nil {
-		return Refined{}, err
-	}
-	if is.Status == magazine.IssueProcessing || is.Status == magazine.IssueUploading {
-		return Refined{}, ErrBusy
-	}
-	return s.Refine.RefineIssue(ctx, id)
 }
 
 // MaxTitle is the longest title, in characters, an issue takes.

@@ -3,8 +3,11 @@ package issues
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +22,16 @@ import (
 
 type countingRefiner struct{ calls int }
 
-func (r *countingRefiner) RefineIssue(context.Context, string) (Refined, error) {
+// RefineIssue reports two pages, as the review editor would.
+func (r *countingRefiner) RefineIssue(_ context.Context, _ string, progress PageProgress) (Refined, error) {
 	r.calls++
+	for n := 1; n <= 2; n++ {
+		if progress != nil {
+			if err := progress(n, 2); err != nil {
+				return Refined{}, err
+			}
+		}
+	}
 	return Refined{PagesChanged: 2}, nil
 }
 
@@ -130,7 +141,8 @@ func TestPresignedUploadCreatesAnUploadingIssue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if grant.Issue.Status != magazine.IssueUploading || grant.URL == "" || grant.ContentType != "application/pdf" || !grant.ExpiresAt.After(time.Now()) {
+	if grant.Issue.Status != magazine.IssueUploading || grant.URL == "" || grant.Fields["key"] != grant.Issue.SourceKey ||
+		grant.ContentType != "application/pdf" || !grant.ExpiresAt.After(time.Now()) {
 		t.Fatalf("grant = %+v", grant)
 	}
 	if s.UploadMode() != "presigned" {
@@ -175,13 +187,13 @@ func TestMediaAndRefine(t *testing.T) {
 	if url, err := s.PageMediaURL(ctx, is.ID, 1, Crop("p1")); err != nil || !strings.Contains(url, "crops/0001/p1.png") {
 		t.Fatalf("crop link = %q, %v", url, err)
 	}
-	if _, err := s.RefineFigures(ctx, is.ID); !errors.Is(err, ErrBusy) || refiner.calls != 0 {
+	if _, err := s.RefineFigures(ctx, is.ID, nil); !errors.Is(err, ErrBusy) || refiner.calls != 0 {
 		t.Fatalf("refine while processing = %v (%d calls), want busy and no refine", err, refiner.calls)
 	}
 	if _, err := s.Repo.Update(ctx, is.ID, func(is *magazine.Issue) error { is.Status = magazine.IssueReady; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := s.RefineFigures(ctx, is.ID); err != nil || r.PagesChanged != 2 || refiner.calls != 1 {
+	if r, err := s.RefineFigures(ctx, is.ID, nil); err != nil || r.PagesChanged != 2 || refiner.calls != 1 {
 		t.Fatalf("refine when ready = %+v, %v (%d calls)", r, err, refiner.calls)
 	}
 }
@@ -193,5 +205,44 @@ func TestTitle(t *testing.T) {
 		if got := Title(tc.title, tc.file); got != tc.want {
 			t.Errorf("Title(%q, %q) = %q, want %q", tc.title, tc.file, got, tc.want)
 		}
+	}
+}
+
+// reports records a job's progress as the runner would see it.
+type reports struct{ messages []string }
+
+func (r *reports) Progress(_ context.Context, fraction float64, message string) error {
+	r.messages = append(r.messages, fmt.Sprintf("%.2f %s", fraction, message))
+	return nil
+}
+
+func TestRefineJobReportsEachPageAndAnswersWhatChanged(t *testing.T) {
+	s, refiner := newService(t, nil)
+	ctx := context.Background()
+	is, err := s.Accept(ctx, "Harbour", onePagePDF())
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(map[string]string{"issue": is.ID})
+	if _, err := s.RefineJob(ctx, payload, &reports{}); !errors.Is(err, ErrBusy) || refiner.calls != 0 {
+		t.Fatalf("refine job while processing = %v (%d calls), want busy and no refine", err, refiner.calls)
+	}
+	if _, err := s.Repo.Update(ctx, is.ID, func(is *magazine.Issue) error { is.Status = magazine.IssueReady; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	rep := &reports{}
+	out, err := s.RefineJob(ctx, payload, rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0.00 refining page 1 of 2", "0.50 refining page 2 of 2", "1.00 refined the figures: 2 pages changed"}
+	if !slices.Equal(rep.messages, want) {
+		t.Errorf("progress = %q, want %q", rep.messages, want)
+	}
+	if !strings.Contains(string(out), `"pages_changed":2`) {
+		t.Errorf("result = %s, want the Refined document", out)
+	}
+	if _, err := s.RefineJob(ctx, json.RawMessage(`[`), rep); fault.KindOf(err) != fault.Invalid {
+		t.Errorf("refine job with a broken payload = %v, want invalid", err)
 	}
 }

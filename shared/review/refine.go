@@ -25,13 +25,18 @@ var errStale = errors.New("page changed while its figures were refined")
 // again from the edit, so no edit is ever written over. Boxes placed by
 // hand stay where they are. The refinement therefore has no undo point of
 // its own: like every such change, it clears the stored one.
-func (e *Editor) RefineIssue(ctx context.Context, issue string) (issues.Refined, error) {
+func (e *Editor) RefineIssue(ctx context.Context, issue string, progress issues.PageProgress) (issues.Refined, error) {
 	is, err := e.issueNow(ctx, issue)
 	if err != nil {
 		return issues.Refined{}, err
 	}
 	res := issues.Refined{Pages: []int{}, Revision: is.Revision}
 	for n := 1; n <= is.PageCount; n++ {
+		if progress != nil {
+			if err := progress(n, is.PageCount); err != nil {
+				return res, err
+			}
+		}
 		out, changed, err := e.refinePage(ctx, issue, n)
 		if err != nil {
 			return res, fmt.Errorf("page %d: %w", n, err)

@@ -62,9 +62,16 @@ func TestRefineKeepsAnEditMadeWhileItRuns(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	res, err := e.RefineIssue(ctx, issueID)
+	var reported []int
+	res, err := e.RefineIssue(ctx, issueID, func(n, pages int) error {
+		reported = append(reported, n, pages)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Equal(reported, []int{1, 1}) {
+		t.Errorf("progress heard (page, pages) %v, want page 1 of 1", reported)
 	}
 	if pics.whileRefine != nil || edited.Revision == 0 {
 		t.Fatal("the edit during refinement never ran; the test proves nothing")
@@ -90,7 +97,7 @@ func TestRefineKeepsAnEditMadeWhileItRuns(t *testing.T) {
 	refused(t, e, before, err, ErrNothingToUndo, "undo of a change made before the refinement")
 
 	// Nothing left to move: nothing is written, the revision stays.
-	again, err := e.RefineIssue(ctx, issueID)
+	again, err := e.RefineIssue(ctx, issueID, nil)
 	if err != nil || again.PagesChanged != 0 || again.Revision != res.Revision || again.UndoCleared {
 		t.Errorf("refine again = %+v, %v; want nothing changed at revision %d", again, err, res.Revision)
 	}

@@ -202,7 +202,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an issue and a presigned PUT URL for its PDF; the upload starts ingest (AWS mode) */
+        /** Create an issue and a presigned upload form for its PDF, bounded by the size limit; the upload starts ingest (AWS mode) */
         post: operations["presign-issue-upload"];
         delete?: never;
         options?: never;
@@ -1516,8 +1516,21 @@ export interface components {
             content_type: string;
             /** Format: date-time */
             expires_at: string;
+            /** @description form fields to send, in any order, before the file */
+            fields: {
+                [key: string]: string;
+            };
             issue: components["schemas"]["MagazineIssue"];
-            method: string;
+            /**
+             * Format: int64
+             * @description the largest file the storage server accepts
+             */
+            max_bytes: number;
+            /**
+             * @description POST: a multipart form of fields, then the file
+             * @enum {string}
+             */
+            method: "POST";
             upload_url: string;
         };
         PresignRequestBody: {
@@ -4893,6 +4906,7 @@ export const magazineChangeToValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const magazineCleanedKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineCleaned"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionVisual_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["visual_kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const presignOutputBodyMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PresignOutputBody"]["method"]> = ["POST"];
 export const readaloudRecordSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadaloudRecord"]["source"]> = ["llm", "deterministic", "edited"];
 export const readaloudRecordStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadaloudRecord"]["status"]> = ["ok", "flagged", "failed"];
 export const readaloudViolationKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadaloudViolation"]["kind"]> = ["number", "name", "quote"];

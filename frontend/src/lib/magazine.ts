@@ -46,13 +46,14 @@ export const magazineApi = {
   deleteArticle: (doc: string, article: string) => call('delete', '/api/magazine/{doc}/articles/{article}', { doc, article }),
 };
 
-/** How the server takes PDFs: a form post (local) or a presigned PUT (AWS). */
+/** How the server takes PDFs: a form post to the API (local) or a presigned form post to S3 (AWS). */
 export type UploadMethod = Schemas['IssueListOutputBody']['upload'];
 
 /**
  * Uploads a PDF the way the server takes it, reporting the share sent (0..1).
- * Locally it is a multipart POST; in AWS the server hands out a presigned S3
- * URL and the upload itself starts ingest.
+ * Locally it is a multipart POST to the API; in AWS the server hands out a
+ * presigned S3 POST form, bounded by the size limit, and the upload itself
+ * starts ingest.
  */
 export async function uploadIssue(method: UploadMethod, file: Blob, name: string, title: string, onProgress: (sent: number) => void): Promise<Issue> {
   if (method === 'presigned') {
@@ -61,7 +62,12 @@ export async function uploadIssue(method: UploadMethod, file: Blob, name: string
       size: file.size,
       title: title.trim() || undefined,
     });
-    await sendWithProgress(grant.method, grant.upload_url, file, { 'Content-Type': grant.content_type }, onProgress);
+    // S3's POST policy: the signed fields first, the file last. S3 itself
+    // refuses a file over the size bound, another key or content type.
+    const form = new FormData();
+    for (const [k, v] of Object.entries(grant.fields)) form.append(k, v);
+    form.append('file', new File([file], name, { type: grant.content_type }));
+    await sendWithProgress(grant.method, grant.upload_url, form, {}, onProgress);
     return grant.issue;
   }
   const form = new FormData();

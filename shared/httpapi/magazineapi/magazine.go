@@ -18,6 +18,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/magazine"
 )
@@ -28,7 +29,7 @@ type IssueView struct {
 	Pages []issues.Step `json:"pages"`
 }
 
-// IssueOutput answers GET /api/magazine/{id}; polled with If-None-Match.
+// IssueOutput answers GET /api/magazine/{doc}; polled with If-None-Match.
 type IssueOutput struct {
 	ETag string `header:"ETag"`
 	Body IssueView
@@ -36,13 +37,13 @@ type IssueOutput struct {
 
 // IssueIDPath names an issue.
 type IssueIDPath struct {
-	ID          string `path:"id" pattern:"^[a-z0-9]{8,40}$" doc:"issue id"`
+	ID          string `path:"doc" pattern:"^[a-z0-9]{8,40}$" doc:"issue id"`
 	IfNoneMatch string `header:"If-None-Match" required:"false"`
 }
 
 // PagePath names a page.
 type PagePath struct {
-	ID          string `path:"id" pattern:"^[a-z0-9]{8,40}$"`
+	ID          string `path:"doc" pattern:"^[a-z0-9]{8,40}$"`
 	Page        int    `path:"page" minimum:"1" maximum:"100000"`
 	IfNoneMatch string `header:"If-None-Match" required:"false"`
 }
@@ -73,15 +74,20 @@ type PresignRequest struct {
 	}
 }
 
-// PresignOutput tells the browser where to PUT the PDF.
+// PresignOutput tells the browser where and how to send the PDF: a
+// multipart form POSTed to upload_url with every field of fields, then the
+// file last as "file". The storage server refuses a file over the size
+// limit, so nothing larger is stored.
 type PresignOutput struct {
 	Status int
 	Body   struct {
-		Issue       magazine.Issue `json:"issue"`
-		UploadURL   string         `json:"upload_url"`
-		Method      string         `json:"method"`
-		ContentType string         `json:"content_type"`
-		ExpiresAt   time.Time      `json:"expires_at"`
+		Issue       magazine.Issue    `json:"issue"`
+		UploadURL   string            `json:"upload_url"`
+		Method      string            `json:"method" enum:"POST" doc:"POST: a multipart form of fields, then the file"`
+		Fields      map[string]string `json:"fields" doc:"form fields to send, in any order, before the file"`
+		ContentType string            `json:"content_type"`
+		MaxBytes    int64             `json:"max_bytes" doc:"the largest file the storage server accepts"`
+		ExpiresAt   time.Time         `json:"expires_at"`
 	}
 }
 
@@ -90,8 +96,8 @@ type IssueListOutput struct {
 	Body struct {
 		Issues []magazine.Issue `json:"issues"`
 		// Upload says how this server takes PDFs: "form" (POST /api/magazine,
-		// local mode) or "presigned" (POST /api/magazine/uploads, then PUT to
-		// the URL it answers; AWS mode).
+		// local mode) or "presigned" (POST /api/magazine/uploads, then POST
+		// the form it answers to the storage server; AWS mode).
 		Upload string `json:"upload" enum:"form,presigned"`
 	}
 }
@@ -142,14 +148,9 @@ type RedirectOutput struct {
 
 // CropPath names a picture region.
 type CropPath struct {
-	ID     string `path:"id" pattern:"^[a-z0-9]{8,40}$"`
+	ID     string `path:"doc" pattern:"^[a-z0-9]{8,40}$"`
 	Page   int    `path:"page" minimum:"1" maximum:"100000"`
 	Region string `path:"region" pattern:"^[A-Za-z0-9_.-]{1,64}$"`
-}
-
-// RefineOutput answers POST …/figures/refine.
-type RefineOutput struct {
-	Body issues.Refined
 }
 
 // Operations lists the magazine operations over the issues service.
@@ -157,8 +158,8 @@ func Operations(svc *issues.Service) []httpapi.Operation {
 	return []httpapi.Operation{
 		uploadIssue(svc), presignUpload(svc), listIssues(svc), getIssue(svc), listPages(svc),
 		getPage(svc), getPreview(svc),
-		redirect(svc, "get-page-image", "/api/magazine/{id}/pages/{page}/image", "The page render (redirect to a short-lived URL)", issues.Render),
-		redirect(svc, "get-page-thumbnail", "/api/magazine/{id}/pages/{page}/thumbnail", "The page thumbnail (redirect to a short-lived URL)", issues.Thumbnail),
+		redirect(svc, "get-page-image", "/api/magazine/{doc}/pages/{page}/image", "The page render (redirect to a short-lived URL)", issues.Render),
+		redirect(svc, "get-page-thumbnail", "/api/magazine/{doc}/pages/{page}/thumbnail", "The page thumbnail (redirect to a short-lived URL)", issues.Thumbnail),
 		cropRedirect(svc), refineFigures(svc), deleteIssue(svc), renameIssue(svc),
 	}
 }
@@ -182,7 +183,7 @@ func uploadIssue(svc *issues.Service) httpapi.Operation {
 func presignUpload(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
 		OperationID: "presign-issue-upload", Method: http.MethodPost, Path: "/api/magazine/uploads",
-		Summary:      "Create an issue and a presigned PUT URL for its PDF; the upload starts ingest (AWS mode)",
+		Summary:      "Create an issue and a presigned upload form for its PDF, bounded by the size limit; the upload starts ingest (AWS mode)",
 		Tags:         tags,
 		MaxBodyBytes: httpapi.DefaultMaxBody,
 	}, func(ctx context.Context, in *PresignRequest) (*PresignOutput, error) {
@@ -191,8 +192,9 @@ func presignUpload(svc *issues.Service) httpapi.Operation {
 			return nil, err
 		}
 		out := &PresignOutput{Status: http.StatusCreated}
-		out.Body.Issue, out.Body.UploadURL, out.Body.Method = grant.Issue, grant.URL, http.MethodPut
-		out.Body.ContentType, out.Body.ExpiresAt = grant.ContentType, grant.ExpiresAt
+		out.Body.Issue, out.Body.UploadURL, out.Body.Method = grant.Issue, grant.URL, http.MethodPost
+		out.Body.Fields, out.Body.ContentType, out.Body.ExpiresAt = grant.Fields, grant.ContentType, grant.ExpiresAt
+		out.Body.MaxBytes = svc.Limits.MaxBytes
 		return out, nil
 	})
 }
@@ -212,7 +214,7 @@ func listIssues(svc *issues.Service) httpapi.Operation {
 
 func getIssue(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
-		OperationID: "get-issue", Method: http.MethodGet, Path: "/api/magazine/{id}",
+		OperationID: "get-issue", Method: http.MethodGet, Path: "/api/magazine/{doc}",
 		Summary: "An issue with status, progress (pages done of total, current step) and errors per page; poll with If-None-Match",
 		Tags:    tags,
 	}, func(ctx context.Context, in *IssueIDPath) (*IssueOutput, error) {
@@ -234,7 +236,7 @@ func getIssue(svc *issues.Service) httpapi.Operation {
 
 func listPages(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
-		OperationID: "list-pages", Method: http.MethodGet, Path: "/api/magazine/{id}/pages",
+		OperationID: "list-pages", Method: http.MethodGet, Path: "/api/magazine/{doc}/pages",
 		Summary: "An issue's pages with their step, engine and thumbnail link", Tags: tags,
 	}, func(ctx context.Context, in *IssueIDPath) (*PageListOutput, error) {
 		pages, err := svc.Pages(ctx, in.ID)
@@ -262,7 +264,7 @@ func getPage(svc *issues.Service) httpapi.Operation {
 	}
 	return func(api huma.API, log *slog.Logger) {
 		httpapi.Op(huma.Operation{
-			OperationID: "get-page", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}",
+			OperationID: "get-page", Method: http.MethodGet, Path: "/api/magazine/{doc}/pages/{page}",
 			Summary: "A page: regions (kind, bbox, text, original_text), reading order, engine, version, render link", Tags: tags,
 			Responses: map[string]*huma.Response{"200": {
 				Description: "The page",
@@ -291,7 +293,7 @@ func getPage(svc *issues.Service) httpapi.Operation {
 
 func getPreview(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
-		OperationID: "get-page-preview", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}/preview",
+		OperationID: "get-page-preview", Method: http.MethodGet, Path: "/api/magazine/{doc}/pages/{page}/preview",
 		Summary: fmt.Sprintf("The live preview of a page: escaped HTML, pictures as placeholders, at most %d lines; poll with If-None-Match", magazine.PreviewLineBudget),
 		Tags:    tags,
 	}, func(ctx context.Context, in *PagePath) (*PreviewOutput, error) {
@@ -327,7 +329,7 @@ func redirect(svc *issues.Service, id, path, summary string, pick issues.Media) 
 
 func cropRedirect(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
-		OperationID: "get-region-crop", Method: http.MethodGet, Path: "/api/magazine/{id}/pages/{page}/crops/{region}",
+		OperationID: "get-region-crop", Method: http.MethodGet, Path: "/api/magazine/{doc}/pages/{page}/crops/{region}",
 		Summary: "A picture region's exact crop of the render (redirect to a short-lived URL)", Tags: tags, DefaultStatus: http.StatusFound,
 	}, func(ctx context.Context, in *CropPath) (*RedirectOutput, error) {
 		url, err := svc.PageMediaURL(ctx, in.ID, in.Page, issues.Crop(in.Region))
@@ -337,27 +339,26 @@ func cropRedirect(svc *issues.Service) httpapi.Operation {
 
 func refineFigures(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
-		OperationID: "refine-figures", Method: http.MethodPost, Path: "/api/magazine/{id}/figures/refine",
-		Summary: "Re-derive figure boundaries and crops for an existing issue without OCR. Each changed page is stored by a conditional " +
-			"change (an edit made meanwhile is kept and the page derived again), boxes placed by hand are left alone, and the stored undo point is cleared",
-		Tags: tags,
-	}, func(ctx context.Context, in *IssueIDPath) (*RefineOutput, error) {
-		r, err := svc.RefineFigures(ctx, in.ID)
-		if err != nil {
-			return nil, err
-		}
-		return &RefineOutput{Body: r}, nil
+		OperationID: "refine-figures", Method: http.MethodPost, Path: "/api/magazine/{doc}/figures/refine",
+		Summary: "Re-derive figure boundaries and crops for an existing issue without OCR, as a background job reporting " +
+			"\"refining page n of m\". Each changed page is stored by a conditional change (an edit made meanwhile is kept and the page " +
+			"derived again), boxes placed by hand are left alone, and the stored undo point is cleared. The job's result " +
+			"(GET /api/jobs/{id}) says which pages changed: pages_changed, pages, revision, undo_cleared",
+		Tags: tags, DefaultStatus: http.StatusAccepted,
+		Errors: []int{http.StatusNotFound, http.StatusConflict},
+	}, func(ctx context.Context, in *IssueIDPath) (*jobsapi.JobStartedOut, error) {
+		return jobsapi.Started(svc.StartRefine(ctx, in.ID))
 	})
 }
 
 // DeleteIssueInput names the issue to delete.
 type DeleteIssueInput struct {
-	ID string `path:"id" pattern:"^[a-z0-9]{8,40}$" doc:"issue id"`
+	ID string `path:"doc" pattern:"^[a-z0-9]{8,40}$" doc:"issue id"`
 }
 
 func deleteIssue(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
-		OperationID: "delete-issue", Method: http.MethodDelete, Path: "/api/magazine/{id}",
+		OperationID: "delete-issue", Method: http.MethodDelete, Path: "/api/magazine/{doc}",
 		Summary: "Delete an issue with all its records and files (page renders, thumbnails, crops, the PDF); " +
 			"409 while it is being ingested or its upload URL is still valid",
 		Tags: tags, DefaultStatus: http.StatusNoContent,

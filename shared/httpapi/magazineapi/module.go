@@ -39,7 +39,7 @@ func New(d *platform.Deps) (*Parts, error) {
 	refine := review.NewEditor(review.New(d.Table, d.Clock), steps.Pages)
 	svc := &issues.Service{
 		Repo: steps.Repo, Uploads: d.Uploads, Media: d.Blobs, Limits: steps.Pages.Limits,
-		Clock: d.Clock, Refine: refine,
+		Clock: d.Clock, Refine: refine, Jobs: d.Jobs,
 	}
 	if !d.Hosted() {
 		svc.Start = func(ctx context.Context, sourceKey, title string) error {
@@ -63,12 +63,13 @@ func Module(d *platform.Deps) (platform.Module, error) {
 	return p.Module(), nil
 }
 
-// Module offers the magazine operations and the ingest job kind.
+// Module offers the magazine operations and the ingest and figure
+// refinement job kinds.
 func (p *Parts) Module() platform.Module {
 	return platform.Module{
 		Name:       "magazine",
 		Operations: Operations(p.Issues),
-		Jobs:       map[string]jobs.Handler{pipeline.JobKind: p.Ingest.Job},
+		Jobs:       map[string]jobs.Handler{pipeline.JobKind: p.Ingest.Job, issues.RefineJobKind: p.Issues.RefineJob},
 		Recover:    p.recover,
 	}
 }
