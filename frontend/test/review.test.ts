@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clickSelect, dragBox, existingRefs, followSelection, inRectangle, moveToPosition, nextUndo, shortcut } from '../src/lib/review';
+import { clickSelect, dragBox, existingRefs, followSelection, inRectangle, moveToPosition, nextUndo, refineNote, refineProgress, refineResult, shortcut } from '../src/lib/review';
 import type { Page, Region } from '../src/lib/magazine';
 
 const r = (id: string, bbox: [number, number, number, number]): Region => ({ id, kind: 'paragraph', bbox });
@@ -58,5 +58,20 @@ describe('review rules', () => {
     const page = { number: 1, regions: [r('a', [0, 0, 1, 1])] } as unknown as Page;
     const pages = new Map([[1, page]]);
     expect(existingRefs([{ page: 1, region: 'a' }, { page: 1, region: 'gone' }], pages)).toEqual([{ page: 1, region: 'a' }]);
+  });
+});
+
+describe('figure refinement job', () => {
+  it('reads the job result and says which pages changed', () => {
+    const r = refineResult({ pages_changed: 2, pages: [2, 5], revision: 9, undo_cleared: true });
+    expect(r).toEqual({ pages_changed: 2, pages: [2, 5], revision: 9, undo_cleared: true });
+    expect(refineNote(r)).toBe('Figures refined: 2 page(s) changed (2, 5).');
+    expect(refineNote(refineResult({ pages_changed: 0, pages: null, revision: 3 }))).toBe('Figures refined: 0 page(s) changed.');
+    expect(refineResult(undefined)).toEqual({ pages_changed: 0, pages: [], revision: 0, undo_cleared: false });
+  });
+  it('shows the page the job is on', () => {
+    expect(refineProgress('refining page 3 of 12')).toBe('Refining figures: page 3 of 12…');
+    expect(refineProgress('')).toBe('Refining figures on every page…');
+    expect(refineProgress(undefined)).toBe('Refining figures on every page…');
   });
 });

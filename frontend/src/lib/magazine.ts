@@ -36,13 +36,13 @@ async function poll<P extends PathWith<'get'>>(path: P, params: PathParams<'get'
 
 export const magazineApi = {
   list: () => call('get', '/api/magazine', {}).then((r) => ({ ...r, issues: r.issues ?? [] })),
-  issue: (id: string, etag = '') => poll('/api/magazine/{id}', { id }, etag),
-  pages: (id: string) => call('get', '/api/magazine/{id}/pages', { id }).then((r) => r.pages ?? []),
+  issue: (doc: string, etag = '') => poll('/api/magazine/{doc}', { doc }, etag),
+  pages: (doc: string) => call('get', '/api/magazine/{doc}/pages', { doc }).then((r) => r.pages ?? []),
   page: (id: string, n: number): Promise<Page> =>
-    call('get', '/api/magazine/{id}/pages/{page}', { id, page: n }).then((p) => ({ ...p, regions: p.regions ?? [] })),
-  preview: (id: string, n: number, etag = '') => poll('/api/magazine/{id}/pages/{page}/preview', { id, page: n }, etag),
-  rename: (id: string, title: string) => call('patch', '/api/magazine/{id}', { id }, { title }),
-  remove: (id: string) => call('delete', '/api/magazine/{id}', { id }),
+    call('get', '/api/magazine/{doc}/pages/{page}', { doc: id, page: n }).then((p) => ({ ...p, regions: p.regions ?? [] })),
+  preview: (doc: string, n: number, etag = '') => poll('/api/magazine/{doc}/pages/{page}/preview', { doc, page: n }, etag),
+  rename: (doc: string, title: string) => call('patch', '/api/magazine/{doc}', { doc }, { title }),
+  remove: (doc: string) => call('delete', '/api/magazine/{doc}', { doc }),
   deleteArticle: (doc: string, article: string) => call('delete', '/api/magazine/{doc}/articles/{article}', { doc, article }),
 };
 

@@ -88,7 +88,7 @@ export function readerBlocks(doc: string, a: Pick<Article, 'regions' | 'images' 
     if (VISUAL.has(r.kind)) {
       block.figure = {
         description: collapse(r.description),
-        crop: r.crop_key ? apiUrl('/api/magazine/{id}/pages/{page}/crops/{region}', { id: doc, page: ref.page, region: r.id }) : '',
+        crop: r.crop_key ? apiUrl('/api/magazine/{doc}/pages/{page}/crops/{region}', { doc, page: ref.page, region: r.id }) : '',
         version: page.version,
       };
     }

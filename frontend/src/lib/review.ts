@@ -48,7 +48,8 @@ export const reviewApi = {
     callIfMatch(version, 'post', `${pagePath}/recognize`, { doc, page }, recognizeBody(engine, regionId)),
   /** Re-reads the reading order of every page of the issue (hand-ordered pages are left alone). */
   fixOrder: (doc: string) => call('post', '/api/magazine/{doc}/fix-order', { doc }, {}),
-  refineFigures: (doc: string) => call('post', '/api/magazine/{id}/figures/refine', { id: doc }),
+  /** Starts figure refinement of the whole issue as a background job. */
+  refineFigures: (doc: string) => call('post', '/api/magazine/{doc}/figures/refine', { doc }),
   undo: (doc: string, token: string) => call('post', '/api/magazine/{doc}/undo', { doc }, { token }),
   articles: (doc: string) => call('get', '/api/magazine/{doc}/articles', { doc }).then((r) => r.articles ?? []),
   createArticle: (doc: string, title: string, regions: RegionRef[]) =>
@@ -65,6 +66,26 @@ export function nextUndo(current: string, o: Outcome): string {
   if (o.undo_cleared) return '';
   return current;
 }
+
+/** What a figure refinement job did (its result; Go's issues.Refined). */
+export type Refined = { pages_changed: number; pages: number[]; revision: number; undo_cleared: boolean };
+
+/** A refinement job's result, read defensively (its shape is the job kind's). */
+export function refineResult(result: unknown): Refined {
+  const r = (result ?? {}) as Partial<Refined> & { pages?: number[] | null };
+  const pages = r.pages ?? [];
+  return { pages_changed: r.pages_changed ?? pages.length, pages, revision: r.revision ?? 0, undo_cleared: r.undo_cleared ?? false };
+}
+
+/** The busy line while a refinement job runs: its page n of m when it said one. */
+export function refineProgress(message = ''): string {
+  const m = /page (\d+) of (\d+)/.exec(message);
+  return m ? `Refining figures: page ${m[1]} of ${m[2]}…` : 'Refining figures on every page…';
+}
+
+/** What the workspace says once a refinement job succeeded. */
+export const refineNote = (r: Refined) =>
+  `Figures refined: ${r.pages_changed} page(s) changed${r.pages.length ? ` (${r.pages.join(', ')})` : ''}.`;
 
 /** Selection after an edit: deleted ids leave it, a split adds its new part,
  *  a merge keeps the survivor, a text→image change keeps the picture. */
