@@ -149,8 +149,30 @@ export default async function ({ server, browser }) {
     await page.getByTestId('review-status').filter({ hasText: /1 hand-ordered page left alone \(1\)\.$/ }).waitFor();
     check(JSON.stringify((await api('/pages/1')).order) === JSON.stringify([...p1.order].reverse()), 'the hand order of page 1 stands');
 
+    // Refinement runs as a job: its page n of m shows while it runs (the
+    // first status read is held so it is seen), then what changed.
+    let held = false;
+    await page.route((u) => u.pathname.startsWith('/api/jobs/'), async (route) => {
+      const res = await route.fetch();
+      const job = await res.json();
+      if (!held) {
+        held = true;
+        await route.fulfill({ response: res, json: { ...job, status: 'running', progress: 0.5, message: 'refining page 2 of 4' } });
+        return;
+      }
+      await route.fulfill({ response: res, json: job });
+    });
     await page.getByRole('button', { name: 'Refine figures (issue)' }).click();
+    await page.getByTestId('review-busy').filter({ hasText: 'Refining figures: page 2 of 4…' }).waitFor();
     await page.getByTestId('review-status').filter({ hasText: /^Figures refined: \d+ page\(s\) changed( \([\d, ]+\))?\.$/ }).waitFor();
+    // A failed job says why.
+    await page.unroute((u) => u.pathname.startsWith('/api/jobs/'));
+    await page.route((u) => u.pathname.startsWith('/api/jobs/'), async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, json: { ...(await res.json()), status: 'failed', error: 'page 3: the render is unreadable' } });
+    });
+    await page.getByRole('button', { name: 'Refine figures (issue)' }).click();
+    await err.filter({ hasText: 'Refining figures failed: page 3: the render is unreadable' }).waitFor();
     await context.close();
   });
 
