@@ -175,15 +175,16 @@ func TestRefineFiguresKeepsEditsAndHandPlacedBoxes(t *testing.T) {
 	undo := decode[outcome](t, b).UndoToken
 
 	// While refinement writes a page, the user edits that page's text.
-	raced, edited := 0, int64(0)
+	// The hook runs on the job's goroutine, beside the test polling the job.
+	var racedPage, editedRevision atomic.Int64
 	rt.arm(func(n int) {
-		raced = n
+		racedPage.Store(int64(n))
 		left := regionByText(t, c.page(id, n), "Left column")
 		status, _, b := c.do(http.MethodPatch, fmt.Sprintf("/api/magazine/%s/pages/%d/regions/%s", id, n, left.ID), []byte(`{"text":"Typed while refining."}`))
 		if status != http.StatusOK {
 			t.Errorf("edit during refinement: %d %s", status, b)
 		}
-		edited = c.revision(id)
+		editedRevision.Store(c.revision(id))
 	})
 	job := c.waitJob(c.startJob("/api/magazine/"+id+"/figures/refine", ""))
 	if job.Status != jobs.StatusSucceeded {
@@ -191,6 +192,7 @@ func TestRefineFiguresKeepsEditsAndHandPlacedBoxes(t *testing.T) {
 	}
 	b = job.Result
 	res := decode[issues.Refined](t, b)
+	raced, edited := int(racedPage.Load()), editedRevision.Load()
 	if raced == 0 {
 		t.Fatal("refinement wrote no page; the race never ran")
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -26,9 +27,12 @@ import (
 // apiClient talks to a real server over HTTP and keeps every response body,
 // so tests can prove no key byte ever leaves the server.
 type apiClient struct {
-	t      *testing.T
-	base   string
-	token  string
+	t     *testing.T
+	base  string
+	token string
+	// mu guards bodies: a job's hook may call the API while the test
+	// polls the job with the same client.
+	mu     sync.Mutex
 	bodies [][]byte
 }
 
@@ -56,7 +60,9 @@ func (c *apiClient) do(method, path string, body []byte, header ...string) (int,
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	c.mu.Lock()
 	c.bodies = append(c.bodies, b)
+	c.mu.Unlock()
 	return resp.StatusCode, resp.Header, b
 }
 
