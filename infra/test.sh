@@ -56,12 +56,15 @@ section "Go tests (go test -race ./...; the evaluations without -race)"
 # evaluations fill; run one after the other they took 2 minutes more.
 evals='^(TestEval|TestScanTextLayer)'
 eval_exit=0
-go test -count=1 -timeout 30m -run "$evals" -json ./shared/app > "$LECTERN_STATE/go-eval.json" &
+# shared/pdf and shared/pipeline hold evaluations too: every sample page cut
+# out on its own renders and ingests as in the whole file (over 8 minutes
+# under -race).
+go test -count=1 -timeout 30m -run "$evals" -json ./shared/app ./shared/pdf ./shared/pipeline > "$LECTERN_STATE/go-eval.json" &
 eval_pid=$!
 # shared/pipeline (two minutes under -race) has a go test of its own from the
 # start: in the one run of ./... it came last and ran alone at the end.
 pipeline=github.com/lectern/lectern/shared/pipeline
-go test -count=1 -race -timeout 30m -json "$pipeline" > "$LECTERN_STATE/go-test-pipeline.json" &
+go test -count=1 -race -timeout 30m -skip "$evals" -json "$pipeline" > "$LECTERN_STATE/go-test-pipeline.json" &
 pipeline_pid=$!
 go_exit=0
 go test -count=1 -race -timeout 30m -skip "$evals" -json $(go list ./... | grep -vx "$pipeline") \

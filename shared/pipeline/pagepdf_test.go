@@ -266,8 +266,8 @@ func samePDFs(t *testing.T) map[string][]byte {
 // (render bytes, regions, engine and note), and the bytes each page step
 // reads are logged before (the whole upload) and after:
 //
-//	LECTERN_SAMPLE_DATA=/work/shared/data go test -run TestSplitPagesIngestTheSame -v ./shared/pipeline
-func TestSplitPagesIngestTheSame(t *testing.T) {
+//	LECTERN_SAMPLE_DATA=/work/shared/data go test -run TestEvalSplitPagesIngestTheSame -v ./shared/pipeline
+func TestEvalSplitPagesIngestTheSame(t *testing.T) {
 	for name, data := range samePDFs(t) {
 		t.Run(name, func(t *testing.T) {
 			before, beforeReads := ingestPages(t, data, false)
