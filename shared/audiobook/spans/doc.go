@@ -1,0 +1,31 @@
+// Package spans splits a book's chapters into narration and dialogue spans
+// from the book's own quotation marks, deterministically: no model decides
+// where speech begins or ends, so text is never fused, dropped or duplicated.
+//
+// The spans of a chapter are contiguous, non-empty and in order, and
+// concatenated they equal the chapter byte for byte. Offsets are into the
+// book's text (book.Book.Text), not the chapter.
+//
+// Quote rules, decided once per book (see Split):
+//
+//   - The book's dialogue mark is double (" “ ”) or single (' ‘ ’), whichever
+//     opens more quotations; marks of the other kind are nested quotes and
+//     stay inside the dialogue span around them.
+//   - A single mark is told apart from an apostrophe or elision by what is
+//     around it: between letters (don't), a leading elision ('tis, 'em, 'n'),
+//     or after a letter with no closing punctuation (dogs' tails, o' the) is
+//     not a quotation mark unless nothing else can close the quotation.
+//   - A dialogue span covers its opening and closing marks.
+//   - A quotation that runs over several paragraphs, each new paragraph
+//     reopening with a mark, is one dialogue span per paragraph: the
+//     paragraph break between them is narration and every span but the last
+//     has Continues set.
+//   - A quotation with no close before the chapter ends, before a paragraph
+//     that does not reopen it, or before a new quotation opens is flagged
+//     Unclosed and ends there (at the end of its paragraph's text), never
+//     merged into the text that follows.
+//
+// Span ids are "c<chapter>-s<n>": the chapter's index (two digits at least)
+// and the span's position in the chapter (four digits at least), both from 0,
+// e.g. "c03-s0042". The same book always gives the same ids.
+package spans
