@@ -1,13 +1,16 @@
 // Package oaichat is the client for OpenAI-compatible chat engines (the LLM
 // gateway, vision OCR and describe engines), built on openai-go: JSON-mode
-// chat and chat with an image, retries on 429/5xx honouring Retry-After, a
-// request timeout and context cancellation. Keys never appear in errors.
+// chat, chat following a JSON schema and chat with an image, retries on
+// 429/5xx honouring Retry-After, a request timeout and context cancellation.
+// Keys never appear in errors.
 package oaichat
 
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"github.com/lectern/lectern/shared/engines"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
 )
 
 // Defaults for Config fields left zero.
@@ -94,17 +98,47 @@ func RequestOptions(baseURL, key string, retries int, timeout, def time.Duration
 // ChatJSON asks for a JSON object answer (response_format json_object) and
 // returns the message content.
 func (c *Client) ChatJSON(ctx context.Context, system, user string) (string, error) {
-	params := openai.ChatCompletionNewParams{
+	return c.chat(ctx, system, user, openai.ChatCompletionNewParamsResponseFormatUnion{
+		OfJSONObject: &openai.ResponseFormatJSONObjectParam{},
+	})
+}
+
+// ChatSchema asks for an answer following a JSON schema (response_format
+// json_schema, strict) and returns the message content. Engines that refuse
+// json_schema with 400 (older gateways, some local servers) are asked again
+// in JSON-object mode with the schema written into the system prompt, so the
+// caller still parses one JSON object.
+func (c *Client) ChatSchema(ctx context.Context, system, user, schemaName string, schema map[string]any) (string, error) {
+	out, err := c.chat(ctx, system, user, openai.ChatCompletionNewParamsResponseFormatUnion{
+		OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+				Name:   schemaName,
+				Strict: openai.Bool(true),
+				Schema: schema,
+			},
+		},
+	})
+	var ee *EngineError
+	if err == nil || !errors.As(err, &ee) || ee.Status != http.StatusBadRequest {
+		return out, err
+	}
+	shape, merr := json.Marshal(schema)
+	if merr != nil {
+		return "", fmt.Errorf("schema %s: %w", schemaName, merr)
+	}
+	return c.ChatJSON(ctx, system+"\n\nAnswer with one JSON object following this JSON schema:\n"+string(shape), user)
+}
+
+// chat sends one system and one user message asking for format.
+func (c *Client) chat(ctx context.Context, system, user string, format openai.ChatCompletionNewParamsResponseFormatUnion) (string, error) {
+	return c.complete(ctx, openai.ChatCompletionNewParams{
 		Model: c.cfg.Model,
 		Messages: []openai.ChatCompletionMessageParamUnion{
 			openai.SystemMessage(system),
 			openai.UserMessage(user),
 		},
-		ResponseFormat: openai.ChatCompletionNewParamsResponseFormatUnion{
-			OfJSONObject: &openai.ResponseFormatJSONObjectParam{},
-		},
-	}
-	return c.complete(ctx, params)
+		ResponseFormat: format,
+	})
 }
 
 // Vision sends prompt with one image (PNG or JPEG bytes) and returns the

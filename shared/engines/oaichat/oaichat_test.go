@@ -187,3 +187,72 @@ func TestWrongKeySurfacesThe401WithoutTheKey(t *testing.T) {
 		t.Fatalf("a 401 must not be retried, got %d calls", calls.Load())
 	}
 }
+
+var speakersSchema = map[string]any{
+	"type":                 "object",
+	"additionalProperties": false,
+	"required":             []any{"speakers"},
+	"properties": map[string]any{
+		"speakers": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+	},
+}
+
+func TestChatSchemaSendsTheSchema(t *testing.T) {
+	var sent map[string]any
+	srv, calls := engine(t, func(_ int, w http.ResponseWriter, req map[string]any) {
+		sent = req
+		answer(w, `{"speakers":["Alice"]}`)
+	})
+	got, err := client(srv.URL, time.Second, 0).ChatSchema(context.Background(), "system", "who speaks?", "speakers", speakersSchema)
+	if err != nil || got != `{"speakers":["Alice"]}` || calls.Load() != 1 {
+		t.Fatalf("got %q, %v after %d calls", got, err, calls.Load())
+	}
+	rf, _ := sent["response_format"].(map[string]any)
+	js, _ := rf["json_schema"].(map[string]any)
+	if rf["type"] != "json_schema" || js["name"] != "speakers" || js["strict"] != true {
+		t.Fatalf("response_format = %v", rf)
+	}
+	if schema, _ := js["schema"].(map[string]any); schema["additionalProperties"] != false || schema["type"] != "object" {
+		t.Fatalf("schema = %v", js["schema"])
+	}
+}
+
+func TestChatSchemaFallsBackToJSONObjectOn400(t *testing.T) {
+	var formats []string
+	var system string
+	srv, calls := engine(t, func(_ int, w http.ResponseWriter, req map[string]any) {
+		rf, _ := req["response_format"].(map[string]any)
+		formats = append(formats, rf["type"].(string))
+		if rf["type"] == "json_schema" {
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"error":{"message":"response_format json_schema is not supported"}}`)
+			return
+		}
+		msgs, _ := req["messages"].([]any)
+		first, _ := msgs[0].(map[string]any)
+		system, _ = first["content"].(string)
+		answer(w, `{"speakers":["Alice"]}`)
+	})
+	got, err := client(srv.URL, time.Second, 0).ChatSchema(context.Background(), "Name the speakers.", "who speaks?", "speakers", speakersSchema)
+	if err != nil || got != `{"speakers":["Alice"]}` || calls.Load() != 2 {
+		t.Fatalf("got %q, %v after %d calls", got, err, calls.Load())
+	}
+	if strings.Join(formats, ",") != "json_schema,json_object" {
+		t.Fatalf("formats asked = %v", formats)
+	}
+	if !strings.HasPrefix(system, "Name the speakers.") || !strings.Contains(system, `"additionalProperties":false`) {
+		t.Fatalf("the fallback must carry the schema in the system prompt: %q", system)
+	}
+}
+
+func TestChatSchemaDoesNotFallBackOnOtherErrors(t *testing.T) {
+	srv, calls := engine(t, func(_ int, w http.ResponseWriter, _ map[string]any) {
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		io.WriteString(w, `{"error":{"message":"bad"}}`)
+	})
+	_, err := client(srv.URL, time.Second, 0).ChatSchema(context.Background(), "s", "u", "speakers", speakersSchema)
+	var ee *EngineError
+	if !errors.As(err, &ee) || ee.Status != http.StatusUnprocessableEntity || calls.Load() != 1 {
+		t.Fatalf("got %v after %d calls", err, calls.Load())
+	}
+}
