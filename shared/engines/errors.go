@@ -19,6 +19,9 @@ type EngineError struct {
 	Status int
 	Detail string
 	Err    error
+	// RetryAfter is the engine's Retry-After header (seconds or an HTTP
+	// date) on a 429 or 503 answer, as sent; empty otherwise.
+	RetryAfter string
 }
 
 func (e *EngineError) Error() string {

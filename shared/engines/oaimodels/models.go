@@ -1,20 +1,22 @@
 // Package oaimodels lists an OpenAI-compatible engine's models with the
 // resolved key (the engine cards' Connect step), so that a wrong key surfaces
-// as the engine's 401 and never as a 404 on a mistyped path. It is apart
-// from engines because openai-go's package initialisers weigh 17 MB in
-// every binary that links it.
+// as the engine's 401 and never as a 404 on a mistyped path. It makes the
+// one GET over net/http, not through openai-go: openai-go's package
+// initialisers weigh 17 MB in every binary that links it, and the Engines
+// Lambda, which calls nothing else of the OpenAI API, must stay under 15 MB
+// (issue 15).
 package oaimodels
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 
 	"github.com/lectern/lectern/shared/engines"
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // ConnectError is a failed model listing. Status is the engine's HTTP
@@ -47,11 +49,11 @@ func (e *ConnectError) Error() string {
 }
 
 // Unwrap exposes the cause for errors.Is(err, context.DeadlineExceeded) and
-// errors.As(err, **openai.Error).
+// the transport's errors.
 func (e *ConnectError) Unwrap() error { return e.Err }
 
 // redactedError shows err's text with the key replaced but unwraps to err,
-// so callers can still match context.DeadlineExceeded or *openai.Error.
+// so callers can still match context.DeadlineExceeded.
 type redactedError struct {
 	err error
 	msg string
@@ -71,25 +73,38 @@ func ListModels(ctx context.Context, httpClient *http.Client, baseURL, key strin
 		return nil, errors.New(engines.Redact(err.Error(), key))
 	}
 	endpoint := engines.Redact(base+"/models", key)
-	opts := []option.RequestOption{
-		option.WithBaseURL(base + "/"),
-		option.WithAPIKey(key),
-		option.WithMaxRetries(0),
+	if httpClient == nil {
+		httpClient = http.DefaultClient
 	}
-	if httpClient != nil {
-		opts = append(opts, option.WithHTTPClient(httpClient))
-	}
-	// The bare service, not openai.NewClient: the client would also read
-	// OPENAI_ORG_ID, OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS from the
-	// server's environment and send them to the user's engine.
-	models := openai.NewModelService(opts...)
-	var resp *http.Response
-	page, err := models.List(ctx, option.WithResponseInto(&resp))
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/models", nil)
 	if err != nil {
-		return nil, connectError(endpoint, key, resp, err)
+		return nil, connectError(endpoint, key, 0, err)
 	}
-	ids := make([]string, 0, len(page.Data))
-	for _, m := range page.Data {
+	req.Header.Set("Accept", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return nil, connectError(endpoint, key, 0, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return nil, connectError(endpoint, key, resp.StatusCode, fmt.Errorf("GET %s: %s", endpoint, engines.StatusText(resp.StatusCode)))
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxListBytes)).Decode(&list); err != nil || list.Data == nil {
+		if err == nil {
+			err = errors.New("no data array")
+		}
+		return nil, connectError(endpoint, key, resp.StatusCode, fmt.Errorf("the answer is not a model list: %w", err))
+	}
+	ids := make([]string, 0, len(list.Data))
+	for _, m := range list.Data {
 		if m.ID != "" {
 			ids = append(ids, m.ID)
 		}
@@ -98,16 +113,15 @@ func ListModels(ctx context.Context, httpClient *http.Client, baseURL, key strin
 	return slices.Compact(ids), nil
 }
 
-func connectError(endpoint, key string, resp *http.Response, err error) *ConnectError {
-	e := &ConnectError{URL: endpoint, Err: &redactedError{err: err, msg: engines.Redact(err.Error(), key)}}
-	var apiErr *openai.Error
-	switch {
-	case errors.As(err, &apiErr):
-		e.Status = apiErr.StatusCode
-	case resp != nil:
-		// An answer that was not a model list (HTML from a proxy, say).
-		e.Status = resp.StatusCode
-	default:
+// maxListBytes bounds a model list: gateways list thousands of models in a
+// few hundred kilobytes.
+const maxListBytes = 16 << 20
+
+// connectError files a failed listing. status is the engine's answer, or 0
+// when none arrived; only then does the cause's (redacted) text show.
+func connectError(endpoint, key string, status int, err error) *ConnectError {
+	e := &ConnectError{URL: endpoint, Status: status, Err: &redactedError{err: err, msg: engines.Redact(err.Error(), key)}}
+	if status == 0 {
 		e.detail = engines.Redact(err.Error(), key)
 	}
 	return e

@@ -20,8 +20,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/engines/speech"
 )
@@ -634,14 +632,11 @@ func retryable(err error) bool {
 // retryAfter reads the Retry-After header (seconds or an HTTP date) of an
 // engine's 429 or 503 answer.
 func retryAfter(err error) (time.Duration, bool) {
-	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) || apiErr.Response == nil {
+	var ee *speech.EngineError
+	if !errors.As(err, &ee) || ee.RetryAfter == "" {
 		return 0, false
 	}
-	if apiErr.StatusCode != http.StatusTooManyRequests && apiErr.StatusCode != http.StatusServiceUnavailable {
-		return 0, false
-	}
-	v := strings.TrimSpace(apiErr.Response.Header.Get("Retry-After"))
+	v := strings.TrimSpace(ee.RetryAfter)
 	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
 		return time.Duration(secs) * time.Second, true
 	}

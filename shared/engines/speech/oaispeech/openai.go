@@ -1,31 +1,33 @@
 // Package oaispeech is the OpenAI-compatible /v1/audio/speech engine
-// (Kokoro, OpenedAI-speech, OpenAI), built on openai-go. It is apart from
-// speech because openai-go's package initialisers weigh 17 MB in every
-// binary that links it.
+// (Kokoro, OpenedAI-speech, OpenAI). It speaks the one JSON-in, audio-out
+// call over net/http rather than through openai-go: openai-go's package
+// initialisers weigh 17 MB in every binary that links it, and the Speech
+// and Voices Lambdas, which call nothing else of the OpenAI API, must stay
+// under 15 MB (issue 15). Retries follow openai-go's policy (408, 409, 429,
+// 5xx and connection errors; Retry-After honoured).
 package oaispeech
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-
 	"github.com/lectern/lectern/shared/engines"
-	"github.com/lectern/lectern/shared/engines/oaichat"
 	"github.com/lectern/lectern/shared/engines/speech"
 )
 
 // Defaults for Config fields and Request fields left zero.
 const (
-	// DefaultTimeout bounds one attempt, reading the audio included; twice
-	// oaichat's.
+	// DefaultTimeout bounds one attempt, reading the audio included.
 	DefaultTimeout    = speech.DefaultTimeout
 	DefaultMaxRetries = 2
 	// DefaultModel is accepted by OpenAI and, as an alias, by the common
@@ -47,15 +49,14 @@ type Config struct {
 	APIKey     string        // resolved on the server; may be empty
 	Model      string        // empty means DefaultModel
 	Timeout    time.Duration // per attempt; 0 means DefaultTimeout
-	MaxRetries int           // on 429, 5xx and connection errors; 0 means DefaultMaxRetries, <0 none
+	MaxRetries int           // on 408, 409, 429, 5xx and connection errors; 0 means DefaultMaxRetries, <0 none
 	HTTPClient *http.Client  // nil means http.DefaultClient
 }
 
-// OpenAI is an OpenAI-compatible /v1/audio/speech engine (Kokoro,
-// OpenedAI-speech, OpenAI), called through openai-go's Audio.Speech.New.
+// OpenAI is an OpenAI-compatible /v1/audio/speech engine.
 type OpenAI struct {
-	api      openai.AudioSpeechService
 	cfg      Config
+	url      string // the endpoint called
 	endpoint string // shown in errors, key redacted
 }
 
@@ -69,16 +70,26 @@ func NewOpenAI(cfg Config) *OpenAI {
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
 	}
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	opts := oaichat.RequestOptions(base, cfg.APIKey, oaichat.Retries(cfg.MaxRetries), cfg.Timeout, DefaultTimeout, cfg.HTTPClient)
-	// The bare service, not openai.NewClient: the client would also read
-	// OPENAI_ORG_ID, OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS from the
-	// server's environment and send them to the user's engine.
-	return &OpenAI{
-		api:      openai.NewAudioSpeechService(opts...),
-		cfg:      cfg,
-		endpoint: engines.Redact(base+"/audio/speech", cfg.APIKey),
+	switch {
+	case cfg.MaxRetries == 0:
+		cfg.MaxRetries = DefaultMaxRetries
+	case cfg.MaxRetries < 0:
+		cfg.MaxRetries = 0
 	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = http.DefaultClient
+	}
+	url := strings.TrimRight(cfg.BaseURL, "/") + "/audio/speech"
+	return &OpenAI{cfg: cfg, url: url, endpoint: engines.Redact(url, cfg.APIKey)}
+}
+
+// speechRequest is the body of POST /audio/speech.
+type speechRequest struct {
+	Model  string  `json:"model"`
+	Input  string  `json:"input"`
+	Voice  string  `json:"voice"`
+	Format string  `json:"response_format"` // always sent: OpenAI's own default is mp3, ours wav
+	Speed  float64 `json:"speed,omitempty"`
 }
 
 // Speak asks the engine for req.Text spoken in req.Voice (DefaultVoice when
@@ -93,33 +104,108 @@ func (o *OpenAI) Speak(ctx context.Context, req speech.Request) (speech.Audio, e
 		voice = DefaultVoice
 	}
 	format := req.OutputFormat()
-	params := openai.AudioSpeechNewParams{
-		Input: req.Text,
-		Model: o.cfg.Model,
-		Voice: openai.AudioSpeechNewParamsVoiceUnion{OfString: openai.String(voice)},
-		// Always sent: OpenAI's own default is mp3, ours wav.
-		ResponseFormat: openai.AudioSpeechNewParamsResponseFormat(format),
-	}
-	if req.Speed != 0 {
-		params.Speed = openai.Float(req.Speed)
-	}
-	var raw *http.Response
-	resp, err := o.api.New(ctx, params, option.WithResponseInto(&raw))
+	body, err := json.Marshal(speechRequest{Model: o.cfg.Model, Input: req.Text, Voice: voice, Format: format, Speed: req.Speed})
 	if err != nil {
-		return speech.Audio{}, engineError(o.endpoint, o.cfg.APIKey, raw, err)
+		return speech.Audio{}, err
 	}
-	// The body carries the attempt's timeout until closed.
+	for attempt := 0; ; attempt++ {
+		audio, wait, err := o.attempt(ctx, body, format, attempt)
+		if err == nil || wait < 0 || attempt >= o.cfg.MaxRetries {
+			return audio, err
+		}
+		select {
+		case <-ctx.Done():
+			return speech.Audio{}, o.failed(ctx.Err())
+		case <-time.After(wait):
+		}
+	}
+}
+
+// attempt makes one call. wait is how long to wait before retrying a failed
+// call, or negative when the failure is not worth retrying.
+func (o *OpenAI) attempt(ctx context.Context, body []byte, format string, n int) (speech.Audio, time.Duration, error) {
+	ctx, cancel := context.WithTimeout(ctx, o.cfg.Timeout)
+	defer cancel() // the timeout covers reading the audio too
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, o.url, bytes.NewReader(body))
+	if err != nil {
+		return speech.Audio{}, -1, o.failed(err)
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	if o.cfg.APIKey != "" {
+		hr.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
+	}
+	resp, err := o.cfg.HTTPClient.Do(hr)
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+			return speech.Audio{}, -1, o.failed(err)
+		}
+		return speech.Audio{}, backoff(n, nil), o.failed(err)
+	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		// The status only: the answer's body may echo the key in any encoding.
+		e := &speech.EngineError{URL: o.endpoint, Status: resp.StatusCode, Detail: http.StatusText(resp.StatusCode)}
+		switch resp.StatusCode {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			e.Err = speech.ErrUnauthorized
+		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+			e.RetryAfter = resp.Header.Get("Retry-After")
+		}
+		if !retryable(resp.StatusCode) {
+			return speech.Audio{}, -1, e
+		}
+		return speech.Audio{}, backoff(n, resp.Header), e
+	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxAudioBytes+1))
 	switch {
 	case err != nil:
-		return speech.Audio{}, engineError(o.endpoint, o.cfg.APIKey, nil, fmt.Errorf("reading the audio: %w", err))
+		return speech.Audio{}, -1, o.failed(fmt.Errorf("reading the audio: %w", err))
 	case len(data) > MaxAudioBytes:
-		return speech.Audio{}, &speech.EngineError{URL: o.endpoint, Status: resp.StatusCode, Detail: fmt.Sprintf("audio larger than %d MiB", MaxAudioBytes>>20)}
+		return speech.Audio{}, -1, &speech.EngineError{URL: o.endpoint, Status: resp.StatusCode, Detail: fmt.Sprintf("audio larger than %d MiB", MaxAudioBytes>>20)}
 	case len(data) == 0:
-		return speech.Audio{}, &speech.EngineError{URL: o.endpoint, Status: resp.StatusCode, Detail: speech.ErrEmptyAnswer.Error(), Err: speech.ErrEmptyAnswer}
+		return speech.Audio{}, -1, &speech.EngineError{URL: o.endpoint, Status: resp.StatusCode, Detail: speech.ErrEmptyAnswer.Error(), Err: speech.ErrEmptyAnswer}
 	}
-	return speech.Audio{Data: data, ContentType: audioType(resp.Header.Get("Content-Type"), format)}, nil
+	return speech.Audio{Data: data, ContentType: audioType(resp.Header.Get("Content-Type"), format)}, 0, nil
+}
+
+// failed files a call that got no answer, with the key redacted.
+func (o *OpenAI) failed(err error) error {
+	detail := engines.Redact(err.Error(), o.cfg.APIKey)
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		detail = "no answer in time: " + detail
+	}
+	return &speech.EngineError{URL: o.endpoint, Detail: detail, Err: err}
+}
+
+// retryable are the statuses openai-go retries: a timeout, a conflict, too
+// many requests and the engine's own failures.
+func retryable(status int) bool {
+	return status == http.StatusRequestTimeout || status == http.StatusConflict ||
+		status == http.StatusTooManyRequests || status >= 500
+}
+
+// backoff is the wait after failed attempt n (0-based): the engine's
+// Retry-After-Ms or Retry-After (seconds or a date) when it gives one of at
+// most a minute, else half a second doubled per attempt up to 8 s, less up
+// to a quarter of jitter (openai-go's schedule).
+func backoff(n int, h http.Header) time.Duration {
+	if h != nil {
+		if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms >= 0 && ms <= 60_000 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+		if v := h.Get("Retry-After"); v != "" {
+			if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 && s <= 60 {
+				return time.Duration(s * float64(time.Second))
+			}
+			if at, err := http.ParseTime(v); err == nil {
+				if d := time.Until(at); d >= 0 && d <= time.Minute {
+					return d
+				}
+			}
+		}
+	}
+	d := min(500*time.Millisecond<<min(n, 4), 8*time.Second)
+	return d - time.Duration(rand.Int64N(int64(d/4)+1))
 }
 
 // audioType is the engine's media type when it is a specific audio one;
@@ -131,29 +217,4 @@ func audioType(header, format string) string {
 	}
 	ct, _ := speech.ContentType(format)
 	return ct
-}
-
-// engineError turns a failed openai-go call into a speech.EngineError with the key
-// redacted. resp is the last answer, if any: it supplies the status when the
-// error body was not OpenAI's JSON (a proxy's HTML page, say).
-func engineError(endpoint, key string, resp *http.Response, err error) error {
-	var apiErr *openai.Error
-	switch {
-	case errors.As(err, &apiErr):
-		// The status only: the answer's body may echo the key in any encoding.
-		e := &speech.EngineError{URL: endpoint, Status: apiErr.StatusCode, Detail: http.StatusText(apiErr.StatusCode), Err: err}
-		if apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden {
-			e.Err = speech.ErrUnauthorized
-		}
-		return e
-	case resp != nil && resp.StatusCode >= 400:
-		e := &speech.EngineError{URL: endpoint, Status: resp.StatusCode, Detail: http.StatusText(resp.StatusCode), Err: err}
-		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-			e.Err = speech.ErrUnauthorized
-		}
-		return e
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
-		return &speech.EngineError{URL: endpoint, Detail: "no answer in time: " + engines.Redact(err.Error(), key), Err: err}
-	}
-	return &speech.EngineError{URL: endpoint, Detail: engines.Redact(err.Error(), key), Err: err}
 }
