@@ -2,32 +2,457 @@ package spans
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/lectern/lectern/shared/audiobook/book"
 )
 
-// isMark reports whether s begins with a quotation mark.
+// family is the kind of quotation mark a book speaks with.
+type family int
+
+const (
+	doubles family = iota // " “ ”
+	singles               // ' ‘ ’
+)
+
+// role is what one mark does where it stands.
+type role int
+
+const (
+	none      role = iota // not a quotation mark here: an apostrophe, an elision
+	opens                 // opens a quotation
+	closes                // closes one
+	either                // opens when none is open, else closes (a straight mark between two non-spaces)
+	weakClose             // single mode: after a letter (dogs' tails, o' the); closes only when nothing better does
+)
+
+// maxEmbedded bounds how many embedded paragraphs (verse, an address, a
+// song: each indented, opening with a nested mark or set as verse) a
+// quotation may carry before the paragraph that closes it.
+const maxEmbedded = 8
+
+// isMark reports whether s begins with a quotation mark of either family.
 func isMark(s string) bool {
-	for _, m := range []string{`"`, "'", "“", "”", "‘", "’"} {
-		if strings.HasPrefix(s, m) {
-			return true
-		}
+	r, _ := utf8.DecodeRuneInString(s)
+	switch r {
+	case '"', '\'', '“', '”', '‘', '’':
+		return true
 	}
 	return false
 }
 
-// Split splits chapter ch of the book whose text is text. The dialogue mark
-// (double or single) is decided from the whole text, so Split and SplitBook
-// give the same spans.
+// leadingElisions are words written with an apostrophe in front: a single
+// mark before one of them is not an opening quotation mark. Words that
+// often begin speech ("Round", "Till", "As") are left out on purpose.
+var leadingElisions = map[string]bool{
+	"tis": true, "twas": true, "twere": true, "twill": true, "twould": true, "tain": true,
+	"em": true, "n": true, "cause": true, "cos": true, "bout": true, "til": true,
+	"un": true, "uns": true, "ee": true, "im": true, "er": true, "ere": true,
+	"ave": true, "e": true, "ow": true, "ome": true, "appen": true, "nough": true, "neath": true,
+	"gainst": true, "mongst": true, "midst": true, "twixt": true, "prentice": true, "spect": true,
+	"fraid": true, "ad": true, "ouse": true, "alf": true, "ello": true, "ollo": true,
+	"s": true, "d": true, "ll": true, "re": true, "ve": true, "m": true, "t": true,
+}
+
+// leadingElision reports whether the text after a single mark at the start
+// of a word makes an elision ('tis, 'em, 'n', '45).
+func leadingElision(after string) bool {
+	r, _ := utf8.DecodeRuneInString(after)
+	if unicode.IsDigit(r) {
+		return true
+	}
+	end := strings.IndexFunc(after, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(after)
+	}
+	return end > 0 && leadingElisions[strings.ToLower(after[:end])]
+}
+
+// classify says what the mark m at s[i:] does, given the family the book
+// speaks with, from the characters on either side. para is the
+// paragraph's first byte: nothing is before it.
+func classify(s string, i, para int, m rune, fam family) role {
+	var prev rune = ' '
+	if i > para {
+		prev, _ = utf8.DecodeLastRuneInString(s[:i])
+	}
+	var next rune = ' '
+	after := s[i+utf8.RuneLen(m):]
+	if after != "" {
+		next, _ = utf8.DecodeRuneInString(after)
+	}
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	sp, sn := unicode.IsSpace(prev), unicode.IsSpace(next)
+	if !marksOf(m, fam) {
+		return none
+	}
+	switch m {
+	case '“':
+		return opens
+	case '”':
+		return closes
+	case '"':
+		switch {
+		case sp && sn:
+			return either
+		case sn:
+			return closes // word" said, ," he, --" and
+		case sp || strings.ContainsRune("([{", prev):
+			return opens
+		case !word(next) && !strings.ContainsRune("_*([{'‘…", next):
+			return closes // "Yes", "No!"--
+		}
+		return either
+	case '‘':
+		if word(prev) || leadingElision(after) {
+			return none
+		}
+		return opens
+	}
+	// ' and ’: quotation mark, apostrophe or elision.
+	wp, wn := word(prev), word(next)
+	switch {
+	case wp && wn:
+		return none // don't, o'clock
+	case !wp && leadingElision(after):
+		return none // 'tis, ''Tis (the second), ’em, '45
+	case wp:
+		return weakClose // dogs' tails, o' the, goin'
+	case sp:
+		if sn || m == '’' {
+			return none // a stray mark; ’ after a space is an elision's
+		}
+		return opens
+	case wn && m == '\'':
+		return either // --'Twinkle, or a close before a word with no space
+	}
+	return closes
+}
+
+func isMarkRune(r rune) bool {
+	switch r {
+	case '"', '\'', '“', '”', '‘', '’':
+		return true
+	}
+	return false
+}
+
+// marksOf reports whether r is a mark of family fam.
+func marksOf(r rune, fam family) bool {
+	if fam == doubles {
+		return r == '"' || r == '“' || r == '”'
+	}
+	return r == '\'' || r == '‘' || r == '’'
+}
+
+// para is one paragraph: [start, end) from its first to its last
+// non-space byte, and whether its first line is indented.
+type para struct {
+	start, end int
+	indented   bool
+}
+
+// paragraphs finds the paragraphs of s. When s has a blank line anywhere,
+// paragraphs are separated by blank lines (hard-wrapped text, our EPUB
+// text); otherwise every line is a paragraph.
+func paragraphs(s string) []para {
+	blank := hasBlankLine(s)
+	var out []para
+	cur := para{start: -1}
+	lineStart := 0
+	for lineStart <= len(s) {
+		nl := strings.IndexByte(s[lineStart:], '\n')
+		lineEnd := len(s)
+		if nl >= 0 {
+			lineEnd = lineStart + nl
+		}
+		line := s[lineStart:lineEnd]
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" {
+			if cur.start >= 0 {
+				out = append(out, cur)
+				cur = para{start: -1}
+			}
+		} else {
+			first := lineStart + strings.Index(line, trimmed)
+			last := first + len(trimmed)
+			if cur.start < 0 {
+				cur = para{start: first, end: last, indented: first > lineStart}
+			} else {
+				cur.end = last
+			}
+			if !blank {
+				out = append(out, cur)
+				cur = para{start: -1}
+			}
+		}
+		if nl < 0 {
+			break
+		}
+		lineStart = lineEnd + 1
+	}
+	if cur.start >= 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func hasBlankLine(s string) bool {
+	for i := strings.IndexByte(s, '\n'); i >= 0; {
+		j := strings.IndexByte(s[i+1:], '\n')
+		if j < 0 {
+			return false
+		}
+		if strings.TrimSpace(s[i+1:i+1+j]) == "" {
+			return true
+		}
+		i = i + 1 + j
+	}
+	return false
+}
+
+// dialogue is one quotation's stretch within a paragraph.
+type dialogue struct {
+	start, end          int
+	unclosed, continues bool
+}
+
+// mark is one quotation mark of the book's family and its role.
+type mark struct {
+	at, size int
+	role     role
+}
+
+// marksIn lists the marks of family fam in paragraph p of s.
+func marksIn(s string, p para, fam family) []mark {
+	var out []mark
+	for i := p.start; i < p.end; {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if marksOf(r, fam) {
+			if ro := classify(s, i, p.start, r, fam); ro != none {
+				out = append(out, mark{at: i, size: n, role: ro})
+			}
+		}
+		i += n
+	}
+	return out
+}
+
+// reopens reports whether paragraph p opens with a mark that continues a
+// quotation left open by the paragraph before.
+func reopens(s string, p para, fam family) bool {
+	ms := marksIn(s, p, fam)
+	return len(ms) > 0 && ms[0].at == p.start && (ms[0].role == opens || ms[0].role == either)
+}
+
+// embedded reports, for a quotation left open at the end of paragraph i
+// whose next paragraph does not reopen it, the index of the paragraph that
+// closes it when the paragraphs between are an embedded block (each
+// indented, opening with a nested mark or set as verse, with no mark of
+// the book's family) and that paragraph's first mark closes. Otherwise -1: the
+// quotation is unclosed.
+func embedded(s string, ps []para, i int, fam family) int {
+	for j := i + 1; j < len(ps) && j <= i+maxEmbedded+1; j++ {
+		ms := marksIn(s, ps[j], fam)
+		first := role(none)
+		for _, m := range ms {
+			if m.role != weakClose {
+				first = m.role
+				break
+			}
+		}
+		if j > i+1 && (first == closes || first == either) {
+			return j
+		}
+		r, _ := utf8.DecodeRuneInString(s[ps[j].start:])
+		block := ps[j].indented || (isMarkRune(r) && !marksOf(r, fam)) || verse(s[ps[j].start:ps[j].end])
+		if first != none || !block {
+			return -1
+		}
+	}
+	return -1
+}
+
+// state is a quotation being read through one paragraph.
+type state struct {
+	open   bool
+	cur    dialogue
+	depth  int // 1 inside the quotation, more inside same-family nested ones
+	weak   int // end of the last weak closing candidate, or -1
+	nested int // index in the paragraph's marks of the first nested opening, or -1
+}
+
+// read reads marks ms of one paragraph from state st, returning the
+// quotations closed in it and the state at the paragraph's end.
+func read(ms []mark, st state) ([]dialogue, state) {
+	var out []dialogue
+	for k, m := range ms {
+		switch {
+		case !st.open && (m.role == opens || m.role == either):
+			st = state{open: true, cur: dialogue{start: m.at}, depth: 1, weak: -1, nested: -1}
+		case !st.open:
+			// an orphan closing mark: narration
+		case m.role == closes || m.role == either:
+			if st.depth--; st.depth == 0 {
+				st.cur.end = m.at + m.size
+				out = append(out, st.cur)
+				st.open = false
+			}
+		case m.role == weakClose:
+			if st.depth == 1 {
+				st.weak = m.at + m.size
+			}
+		case m.role == opens && st.weak >= 0 && st.depth == 1:
+			// 'Bring the dogs' she said, 'now': the weak candidate closed it.
+			st.cur.end = st.weak
+			out = append(out, st.cur)
+			st = state{open: true, cur: dialogue{start: m.at}, depth: 1, weak: -1, nested: -1}
+		case m.role == opens:
+			// A quotation inside the quotation with the same marks, or a
+			// quotation that was never closed: told apart at the end of
+			// the paragraph.
+			if st.nested < 0 {
+				st.nested = k
+			}
+			st.depth++
+		}
+	}
+	return out, st
+}
+
+// verse reports whether a paragraph is set as verse: two lines or more,
+// each short or indented.
+func verse(p string) bool {
+	lines := strings.Split(p, "\n")
+	if len(lines) < 2 {
+		return false
+	}
+	for k, l := range lines {
+		if len(strings.TrimSpace(l)) > 60 && (k == 0 || !unicode.IsSpace(rune(l[0]))) {
+			return false
+		}
+	}
+	return true
+}
+
+// scan finds the dialogue stretches of chapter text s.
+func scan(s string, fam family) []dialogue {
+	ps := paragraphs(s)
+	var out []dialogue
+	carry := false // a quotation is open from the paragraph before
+	embedEnd := -1 // paragraphs up to this index carry an embedded block
+	for pi, p := range ps {
+		ms := marksIn(s, p, fam)
+		st := state{weak: -1, nested: -1}
+		if carry {
+			st = state{open: true, cur: dialogue{start: p.start}, depth: 1, weak: -1, nested: -1}
+			if pi > embedEnd && len(ms) > 0 && ms[0].at == p.start {
+				ms = ms[1:] // the reopening mark belongs to the span
+			}
+		}
+		carry = false
+		for {
+			got, end := read(ms, st)
+			out = append(out, got...)
+			if !end.open {
+				break
+			}
+			cur := end.cur
+			switch {
+			case pi < embedEnd:
+				cur.end, cur.continues, carry = p.end, true, true
+			case pi+1 < len(ps) && reopens(s, ps[pi+1], fam):
+				cur.end, cur.continues, carry = p.end, true, true
+			case end.weak >= 0 && end.depth == 1:
+				cur.end = end.weak
+			case end.nested >= 0:
+				// An opening inside an open quotation that leaves it open
+				// at the paragraph's end: the first quotation was never
+				// closed. It ends before that opening, and the paragraph
+				// is read again from there.
+				cur.end = len(strings.TrimRightFunc(s[:ms[end.nested].at], unicode.IsSpace))
+				cur.unclosed = true
+				out = append(out, cur)
+				ms, st = ms[end.nested:], state{weak: -1, nested: -1}
+				continue
+			default:
+				if j := embedded(s, ps, pi, fam); j >= 0 {
+					embedEnd = j
+					cur.end, cur.continues, carry = p.end, true, true
+				} else {
+					cur.end, cur.unclosed = p.end, true
+				}
+			}
+			out = append(out, cur)
+			break
+		}
+	}
+	return out
+}
+
+// familyOf decides which marks the book speaks with: the family with more
+// quotations that open and then close in the same paragraph (doubles win a
+// tie), so nested quotes of the other family stay inside.
+func familyOf(text string) family {
+	count := func(fam family) int {
+		n := 0
+		for _, p := range paragraphs(text) {
+			open := false
+			for _, m := range marksIn(text, p, fam) {
+				switch {
+				case m.role == opens || (m.role == either && !open):
+					open = true
+				case open && (m.role == closes || m.role == either):
+					n++
+					open = false
+				}
+			}
+		}
+		return n
+	}
+	if count(singles) > count(doubles) {
+		return singles
+	}
+	return doubles
+}
+
+// Split splits chapter ch of the book whose text is text into spans. The
+// dialogue mark (double or single) is decided from the whole text, so Split
+// and SplitBook give the same spans.
 func Split(text string, ch book.Chapter) []Span {
-	return nil
+	return split(text, ch, familyOf(text))
 }
 
 // SplitBook splits every chapter of b, in order.
 func SplitBook(b book.Book) []Span {
+	fam := familyOf(b.Text)
 	var out []Span
 	for _, ch := range b.Chapters {
-		out = append(out, Split(b.Text, ch)...)
+		out = append(out, split(b.Text, ch, fam)...)
 	}
+	return out
+}
+
+func split(text string, ch book.Chapter, fam family) []Span {
+	s := text[ch.Start:ch.End]
+	var out []Span
+	add := func(start, end int, k Kind, d dialogue) {
+		if start >= end {
+			return
+		}
+		out = append(out, Span{
+			ID: SpanID(ch.Index, len(out)), Chapter: ch.Index,
+			Start: ch.Start + start, End: ch.Start + end, Kind: k,
+			Unclosed: d.unclosed, Continues: d.continues,
+		})
+	}
+	at := 0
+	for _, d := range scan(s, fam) {
+		add(at, d.start, Narration, dialogue{})
+		add(d.start, d.end, Dialogue, d)
+		at = d.end
+	}
+	add(at, len(s), Narration, dialogue{})
 	return out
 }
