@@ -20,10 +20,20 @@
 //     reopening with a mark, is one dialogue span per paragraph: the
 //     paragraph break between them is narration and every span but the last
 //     has Continues set.
-//   - A quotation with no close before the chapter ends, before a paragraph
-//     that does not reopen it, or before a new quotation opens is flagged
-//     Unclosed and ends there (at the end of its paragraph's text), never
-//     merged into the text that follows.
+//   - A quotation may carry an embedded block that does not reopen: an
+//     indented address or letter, a song in nested marks, stanzas of verse.
+//     It goes on through the block only when the paragraph after it closes
+//     with an orphan closing mark; each paragraph is again a span of its own.
+//   - Marks of the book's family inside an open quotation that open are
+//     nested ("I tried to say "How doth..." but..."), unless the
+//     quotation is still open at the paragraph's end: then the first
+//     quotation was never closed and ends before that opening.
+//   - Otherwise a quotation with no close before the chapter ends or before
+//     a paragraph that does not reopen it is flagged Unclosed and ends at
+//     the end of its paragraph's text, never merged into the text that
+//     follows. A closing mark with no quotation open is narration.
+//   - Paragraphs are separated by blank lines; in a chapter with no blank
+//     line, every line is a paragraph.
 //
 // Span ids are "c<chapter>-s<n>": the chapter's index (two digits at least)
 // and the span's position in the chapter (four digits at least), both from 0,

@@ -250,7 +250,8 @@ func reopens(s string, p para, fam family) bool {
 // whose next paragraph does not reopen it, the index of the paragraph that
 // closes it when the paragraphs between are an embedded block (each
 // indented, opening with a nested mark or set as verse, with no mark of
-// the book's family) and that paragraph's first mark closes. Otherwise -1: the
+// the book's family) and that paragraph's first mark closes; with no
+// paragraph between, both must be stanzas of verse. Otherwise -1: the
 // quotation is unclosed.
 func embedded(s string, ps []para, i int, fam family) int {
 	for j := i + 1; j < len(ps) && j <= i+maxEmbedded+1; j++ {
@@ -262,7 +263,8 @@ func embedded(s string, ps []para, i int, fam family) int {
 				break
 			}
 		}
-		if j > i+1 && (first == closes || first == either) {
+		stanzas := verse(s[ps[i].start:ps[i].end]) && verse(s[ps[j].start:ps[j].end])
+		if (j > i+1 || stanzas) && (first == closes || first == either) {
 			return j
 		}
 		r, _ := utf8.DecodeRuneInString(s[ps[j].start:])
