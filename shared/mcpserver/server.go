@@ -1,0 +1,193 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServerName is the server's MCP name: {service}_mcp, with no version.
+const ServerName = "lectern_mcp"
+
+// The toolsets, each enabled on its own. A toolset joins when its feature
+// lands: one constructor per tool, listed in its toolset's function, and a
+// snapshot per tool under testdata/tools.
+const (
+	ToolsetMagazine = "magazine"
+	ToolsetVoices   = "voices"
+	ToolsetEngines  = "engines"
+)
+
+// toolset is a named group of tools, enabled together.
+type toolset struct {
+	name  string
+	tools func(d deps) []Tool
+}
+
+// toolsets lists each toolset with the constructors of its tools, in the
+// order tools/list shows them. Audiobook and characters join when their
+// features land.
+func toolsets() []toolset {
+	return []toolset{
+		{ToolsetMagazine, magazineTools},
+		{ToolsetVoices, voiceTools},
+		{ToolsetEngines, engineTools},
+	}
+}
+
+// Toolsets lists the names of the toolsets this server has.
+func Toolsets() []string {
+	var out []string
+	for _, t := range toolsets() {
+		out = append(out, t.name)
+	}
+	return out
+}
+
+// Options configures the server; the zero value of each field has a
+// sensible meaning.
+type Options struct {
+	Version  string       // reported in serverInfo
+	Log      *slog.Logger // server-side log (stderr); nil discards
+	Toolsets []string     // enabled toolsets; empty enables all
+	// WebURL is the web app, whose Engines page is where a user sets an
+	// engine key; empty is the API's base URL (a local instance serves both).
+	WebURL string
+	// LocalFiles lets the upload tool read a path on this machine (a local
+	// server); a hosted server only fetches URLs.
+	LocalFiles bool
+	// Fetch downloads PDFs by URL and posts presigned uploads (no token is
+	// sent with either); nil is a plain client.
+	Fetch *http.Client
+	// PollInterval is how often ingest and jobs are polled (default 1 s).
+	PollInterval time.Duration
+	// Wait bounds how long a tool follows ingest or a job before answering
+	// that it is still running (default 15 min).
+	Wait time.Duration
+}
+
+// deps is what every tool constructor gets.
+type deps struct {
+	api  *Client
+	opts Options
+	log  *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Fetch == nil {
+		o.Fetch = &http.Client{}
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = time.Second
+	}
+	if o.Wait <= 0 {
+		o.Wait = 15 * time.Minute
+	}
+	return o
+}
+
+// AllTools lists the tools of the enabled toolsets; an unknown toolset name
+// is refused.
+func AllTools(api *Client, opts Options) ([]Tool, error) {
+	opts = opts.withDefaults()
+	for _, name := range opts.Toolsets {
+		if !slices.Contains(Toolsets(), name) {
+			return nil, fmt.Errorf("unknown toolset %q (have %s): %w", name, strings.Join(Toolsets(), ", "), ErrInvalid)
+		}
+	}
+	d := deps{api: api, opts: opts, log: opts.Log}
+	var out []Tool
+	for _, ts := range toolsets() {
+		if len(opts.Toolsets) == 0 || slices.Contains(opts.Toolsets, ts.name) {
+			out = append(out, ts.tools(d)...)
+		}
+	}
+	return out, nil
+}
+
+// New builds lectern_mcp over the API client: the enabled toolsets' tools
+// and the resources.
+func New(api *Client, opts Options) (*mcp.Server, error) {
+	opts = opts.withDefaults()
+	tools, err := AllTools(api, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "Lectern", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: "Lectern: magazine issues (ingest, review, articles), the shared voice library and engine cards. " +
+			"Tools are named lectern_<verb>_<noun>; list tools answer pages (limit, offset); every tool takes response_format markdown or json.",
+		Logger:       opts.Log,
+		HasTools:     true,
+		HasResources: true,
+		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}},
+	})
+	for _, t := range tools {
+		s.AddTool(t.Def, t.Handler)
+	}
+	for _, r := range resources(deps{api: api, opts: opts, log: opts.Log}) {
+		s.AddResourceTemplate(r.template, r.handler)
+	}
+	return s, nil
+}
+
+// ServeStdio serves MCP over stdin and stdout until the client leaves or
+// ctx ends. Nothing else may write to stdout.
+func ServeStdio(ctx context.Context, api *Client, opts Options) error {
+	s, err := New(api, opts)
+	if err != nil {
+		return err
+	}
+	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+// HTTPOptions configures streamable HTTP.
+type HTTPOptions struct {
+	// Stateless answers every request on its own with a JSON body (no
+	// sessions, no server-to-client requests): what a Lambda can serve.
+	Stateless bool
+	// ForwardAuth calls the API with each request's own bearer token (a
+	// hosted server, whose callers passed the API's authorizer with it).
+	ForwardAuth bool
+	// SameHost calls the API at https://<the request's Host> (a hosted
+	// server routed by the same API); the client's base URL is then unused.
+	SameHost bool
+}
+
+// HTTPHandler serves MCP over streamable HTTP.
+func HTTPHandler(api *Client, opts Options, ho HTTPOptions) (http.Handler, error) {
+	opts = opts.withDefaults()
+	if _, err := New(api, opts); err != nil { // refuse bad options now, not per request
+		return nil, err
+	}
+	getServer := func(r *http.Request) *mcp.Server {
+		c := api
+		if ho.SameHost && r.Host != "" {
+			if sc, err := NewClient("https://"+r.Host, c.token, c.http, c.timeout); err == nil {
+				c = sc
+			}
+		}
+		if ho.ForwardAuth {
+			token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			c = c.WithToken(strings.TrimSpace(token))
+		}
+		s, err := New(c, opts)
+		if err != nil {
+			return nil // New succeeded with these options above; nil answers 400
+		}
+		return s
+	}
+	return mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		Stateless:    ho.Stateless,
+		JSONResponse: ho.Stateless,
+		Logger:       opts.Log,
+	}), nil
+}
