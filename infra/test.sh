@@ -58,8 +58,9 @@ evals='^(TestEval|TestScanTextLayer)'
 eval_exit=0
 # shared/pdf and shared/pipeline hold evaluations too: every sample page cut
 # out on its own renders and ingests as in the whole file (over 8 minutes
-# under -race).
-go test -count=1 -timeout 30m -run "$evals" -json ./shared/app ./shared/pdf ./shared/pipeline > "$LECTERN_STATE/go-eval.json" &
+# under -race). shared/audiobook/book and spans read the PDNC novels (books/).
+go test -count=1 -timeout 30m -run "$evals" -json ./shared/app ./shared/pdf ./shared/pipeline \
+  ./shared/audiobook/book ./shared/audiobook/spans > "$LECTERN_STATE/go-eval.json" &
 eval_pid=$!
 # shared/pipeline (two minutes under -race) has a go test of its own from the
 # start: in the one run of ./... it came last and ran alone at the end.

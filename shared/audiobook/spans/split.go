@@ -227,14 +227,19 @@ type mark struct {
 // marksIn lists the marks of family fam in paragraph p of s.
 func marksIn(s string, p para, fam family) []mark {
 	var out []mark
-	for i := p.start; i < p.end; {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if marksOf(r, fam) {
-			if ro := classify(s, i, p.start, r, fam); ro != none {
-				out = append(out, mark{at: i, size: n, role: ro})
-			}
+	for i := p.start; i < p.end; i++ {
+		// Every mark begins with one of these bytes (“ ” ‘ ’ with 0xE2).
+		if c := s[i]; c != '"' && c != '\'' && c != 0xE2 {
+			continue
 		}
-		i += n
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !marksOf(r, fam) {
+			continue
+		}
+		if ro := classify(s, i, p.start, r, fam); ro != none {
+			out = append(out, mark{at: i, size: n, role: ro})
+		}
+		i += n - 1
 	}
 	return out
 }

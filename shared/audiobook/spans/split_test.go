@@ -266,12 +266,3 @@ func afterSpace(text string, i int) bool {
 }
 
 func isBoundary(s string, i int) bool { return i == len(s) || (s[i]&0xC0) != 0x80 }
-
-func BenchmarkSplitAlice(b *testing.B) {
-	text := strings.Repeat("\"Well!\" thought Alice to herself, \"after such a fall as this, I shall\nthink nothing of tumbling down stairs!\" (Which was very likely true.)\n\n", 1000)
-	ch := whole(text)
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		Split(text, ch)
-	}
-}

@@ -1,0 +1,191 @@
+package book
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// epubOf zips files into an EPUB, mimetype first and stored as the format
+// asks.
+func epubOf(t *testing.T, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "mimetype", Method: zip.Store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("application/epub+zip"))
+	for name, body := range files {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(body))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+const container = `<?xml version="1.0"?>
+<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+  <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
+</container>`
+
+func xhtml(body string) string {
+	return `<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+<head><title>ignored title</title><style>p { margin: 0 }</style></head>
+<body>` + body + `</body></html>`
+}
+
+func TestParseEPUB2WithNCX(t *testing.T) {
+	data := epubOf(t, map[string]string{
+		"META-INF/container.xml": container,
+		"OEBPS/content.opf": `<?xml version="1.0"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="id">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:title>The Two Chapters</dc:title><dc:creator>Ann Writer</dc:creator>
+  </metadata>
+  <manifest>
+    <item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>
+    <item id="cover" href="cover.xhtml" media-type="application/xhtml+xml"/>
+    <item id="c1" href="text/ch1.xhtml" media-type="application/xhtml+xml"/>
+    <item id="c2" href="text/ch2.xhtml" media-type="application/xhtml+xml"/>
+    <item id="c2b" href="text/ch2%20more.xhtml" media-type="application/xhtml+xml"/>
+    <item id="css" href="style.css" media-type="text/css"/>
+  </manifest>
+  <spine toc="ncx">
+    <itemref idref="cover"/><itemref idref="c1"/><itemref idref="c2"/><itemref idref="c2b"/>
+  </spine>
+</package>`,
+		"OEBPS/toc.ncx": `<?xml version="1.0"?>
+<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1">
+  <navMap>
+    <navPoint id="n1" playOrder="1"><navLabel><text>Chapter One</text></navLabel><content src="text/ch1.xhtml"/></navPoint>
+    <navPoint id="n2" playOrder="2"><navLabel><text>Chapter
+      Two</text></navLabel><content src="text/ch2.xhtml"/></navPoint>
+  </navMap>
+</ncx>`,
+		"OEBPS/cover.xhtml": xhtml(`<div><img src="cover.jpg" alt="Cover"/></div>`),
+		"OEBPS/text/ch1.xhtml": xhtml(`<h1>Chapter One</h1>
+<p>“It was <i>dark</i>,” she said.</p>
+<p>Tom &amp; Jerry&nbsp;ran&#8212;fast.</p>`),
+		"OEBPS/text/ch2.xhtml": xhtml(`<h2>Chapter Two</h2><p>First line<br/>second   line
+  wrapped.</p>`),
+		"OEBPS/text/ch2 more.xhtml": xhtml(`<p>The chapter goes on in a second file.</p>`),
+	})
+	b, err := ParseEPUB(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Title != "The Two Chapters" || b.Author != "Ann Writer" {
+		t.Errorf("title %q author %q", b.Title, b.Author)
+	}
+	want := "Chapter One\n\n“It was dark,” she said.\n\nTom & Jerry\u00a0ran—fast." +
+		"\n\nChapter Two\n\nFirst line\nsecond line wrapped.\n\nThe chapter goes on in a second file."
+	if b.Text != want {
+		t.Errorf("text\n got %q\nwant %q", b.Text, want)
+	}
+	if got := titles(t, b); strings.Join(got, "|") != "Chapter One|Chapter Two" {
+		t.Errorf("chapters %q", got)
+	}
+	if body := b.Chapters[1].Body(b.Text); !strings.HasPrefix(body, "Chapter Two\n\n") || !strings.HasSuffix(body, "second file.") {
+		t.Errorf("chapter two = %q", body)
+	}
+	if b.Chapters[0].Start != 0 {
+		t.Errorf("chapter one starts at %d", b.Chapters[0].Start)
+	}
+}
+
+func TestParseEPUB3WithNav(t *testing.T) {
+	data := epubOf(t, map[string]string{
+		"META-INF/container.xml": container,
+		"OEBPS/content.opf": `<?xml version="1.0"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Anchored</dc:title></metadata>
+  <manifest>
+    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+    <item id="copy" href="text/copyright.xhtml" media-type="application/xhtml+xml"/>
+    <item id="book" href="text/book.xhtml" media-type="application/xhtml+xml"/>
+    <item id="notes" href="text/notes.xhtml" media-type="application/xhtml+xml"/>
+  </manifest>
+  <spine><itemref idref="nav"/><itemref idref="copy"/><itemref idref="book"/><itemref idref="notes" linear="no"/></spine>
+</package>`,
+		"OEBPS/nav.xhtml": xhtml(`<nav epub:type="toc"><h1>Contents</h1><ol>
+  <li><a href="text/book.xhtml#c1">I. <em>Morning</em></a></li>
+  <li><a href="text/book.xhtml#c2">II. Evening</a></li>
+</ol></nav>
+<nav epub:type="page-list"><ol><li><a href="text/book.xhtml#p7">7</a></li></ol></nav>`),
+		"OEBPS/text/copyright.xhtml": xhtml(`<p>Copyright © 2020. All rights reserved.</p>`),
+		"OEBPS/text/book.xhtml": xhtml(`<section id="c1"><h1>I. Morning</h1><p>‘Up,’ said Jo.</p></section>
+<section id="c2"><h1>II. Evening</h1><p id="p7">‘Down,’ said Jo.</p></section>`),
+		"OEBPS/text/notes.xhtml": xhtml(`<p>Notes out of the reading order.</p>`),
+	})
+	b, err := ParseEPUB(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "I. Morning\n\n‘Up,’ said Jo.\n\nII. Evening\n\n‘Down,’ said Jo."
+	if b.Text != want {
+		t.Errorf("text\n got %q\nwant %q", b.Text, want)
+	}
+	if got := titles(t, b); strings.Join(got, "|") != "I. Morning|II. Evening" {
+		t.Errorf("chapters %q", got)
+	}
+	if body := b.Chapters[1].Body(b.Text); body != "II. Evening\n\n‘Down,’ said Jo." {
+		t.Errorf("chapter II = %q", body)
+	}
+	if body := b.Chapters[0].Body(b.Text); body != "I. Morning\n\n‘Up,’ said Jo.\n\n" {
+		t.Errorf("chapter I = %q", body)
+	}
+}
+
+func TestParseEPUBGutenbergHeaderAndNoTable(t *testing.T) {
+	data := epubOf(t, map[string]string{
+		"META-INF/container.xml": container,
+		"OEBPS/content.opf": `<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata/>
+  <manifest><item id="a" href="a.html" media-type="application/xhtml+xml"/></manifest>
+  <spine><itemref idref="a"/></spine></package>`,
+		"OEBPS/a.html": xhtml(`<section id="pg-header"><p>The Project Gutenberg eBook of X</p></section>
+<h2>Chapter 1</h2><p>` + para(10) + `</p>
+<section id="pg-footer"><p>THE FULL PROJECT GUTENBERG LICENSE</p></section>`),
+	})
+	b, err := ParseEPUB(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.Text, "Gutenberg") || !strings.HasPrefix(b.Text, "Chapter 1\n\n") {
+		t.Errorf("text = %q", b.Text)
+	}
+	if got := titles(t, b); len(got) != 1 || got[0] != "Chapter 1" {
+		t.Errorf("a document without a table is a chapter named by its heading: %q", got)
+	}
+}
+
+func TestParseEPUBRefuses(t *testing.T) {
+	opfNoSpine := `<package xmlns="http://www.idpf.org/2007/opf"><manifest/><spine/></package>`
+	for name, data := range map[string][]byte{
+		"empty":        nil,
+		"not a zip":    []byte("plain text, not an archive"),
+		"no container": epubOf(t, map[string]string{"OEBPS/content.opf": opfNoSpine}),
+		"no spine":     epubOf(t, map[string]string{"META-INF/container.xml": container, "OEBPS/content.opf": opfNoSpine}),
+		"spine without text": epubOf(t, map[string]string{"META-INF/container.xml": container,
+			"OEBPS/content.opf": `<package><manifest><item id="a" href="a.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="a"/></spine></package>`,
+			"OEBPS/a.xhtml":     xhtml(`<img src="x.png"/>`)}),
+		"missing document": epubOf(t, map[string]string{"META-INF/container.xml": container,
+			"OEBPS/content.opf": `<package><manifest><item id="a" href="a.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="a"/></spine></package>`}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := ParseEPUB(data); !errors.Is(err, ErrInvalid) {
+				t.Errorf("err = %v, want ErrInvalid", err)
+			}
+		})
+	}
+}
