@@ -1,0 +1,102 @@
+package cast
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// castOf extracts the cast of text and indexes it by name.
+func castOf(text string) map[string]Character {
+	out := map[string]Character{}
+	for _, c := range Extract(text, split(text)) {
+		out[c.Name] = c
+	}
+	return out
+}
+
+func TestExtractMergesAliases(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		text string
+		want map[string][]string // name → aliases
+	}{
+		{"surname, titled surname and full name are one man",
+			`"Indeed," said Mr. Darcy.` + "\n\n" + `"No," said Mr. Darcy.` + "\n\n" + `"Perhaps," said Darcy.` + "\n\n" +
+				`"I am here," Fitzwilliam Darcy said. Fitzwilliam Darcy took his hat. Fitzwilliam Darcy bowed his head.` + "\n",
+			map[string][]string{"Mr. Darcy": {"Darcy", "Fitzwilliam Darcy"}}},
+		{"the short form of an article name joins the full one",
+			`"Oh dear!" said the White Rabbit.` + "\n\n" + `"Late!" said the Rabbit.` + "\n\n" + `"Very late!" cried the Rabbit.` + "\n",
+			map[string][]string{"The Rabbit": {"The White Rabbit"}}},
+		{"a name before of joins its short form",
+			`"Order!" said the King of Hearts.` + "\n\n" + `"Silence!" said the King.` + "\n",
+			map[string][]string{"The King of Hearts": {"The King"}}},
+		{"a hyphenated name joins its last part",
+			`"Tomorrow," said the Frog-Footman.` + "\n\n" + `"Or the next day," the Footman went on.` + "\n\n" + `"Maybe," said the Footman.` + "\n",
+			map[string][]string{"The Footman": {"The Frog-Footman"}}},
+		{"Mr. and Mrs. of one surname are two people; the bare surname is the man's",
+			`"My dear," said Mrs. Bennet.` + "\n\n" + `"Yes?" said Mr. Bennet.` + "\n\n" + `"Hush," said Bennet.` + "\n",
+			map[string][]string{"Mrs. Bennet": nil, "Mr. Bennet": {"Bennet"}}},
+		{"a bare surname two women share belongs to neither",
+			`"My dear," said Mrs. Bennet.` + "\n\n" + `"Yes?" said Miss Bennet.` + "\n\n" + `"Hush," said Bennet.` + "\n",
+			map[string][]string{"Mrs. Bennet": nil, "Miss Bennet": nil}},
+		{"a given-name title joins the full name",
+			`"Come here," said Lady Catherine.` + "\n\n" + `"At once," said Lady Catherine de Bourgh.` + "\n\n" + `"Now," said Lady Catherine.` + "\n",
+			map[string][]string{"Lady Catherine": {"Lady Catherine de Bourgh"}}},
+		{"a colonel's surname is not another man's given name",
+			`"Good day," said Colonel Fitzwilliam.` + "\n\n" + `"Good day," said Fitzwilliam Darcy, and he smiled. Fitzwilliam Darcy took his leave.` + "\n",
+			map[string][]string{"Colonel Fitzwilliam": nil, "Fitzwilliam Darcy": nil}},
+		{"sentence openings and pronouns are not characters",
+			`Then Alice said, "Yes." Oh, she said nothing more.` + "\n\n" + `"Well," said Alice. Well, it was late.` + "\n",
+			map[string][]string{"Alice": nil}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := castOf(tc.text)
+			names := map[string][]string{}
+			for n, c := range got {
+				names[n] = c.Aliases
+			}
+			if !reflect.DeepEqual(names, tc.want) {
+				t.Fatalf("cast %v, want %v", names, tc.want)
+			}
+		})
+	}
+}
+
+func TestExtractGender(t *testing.T) {
+	text := `"My dear," said Mrs. Bennet.` + "\n\n" + `"Yes?" said Mr. Bennet.` + "\n\n" +
+		`"Hush," said the Queen.` + "\n\n" +
+		`"Tea?" said Jane. Jane nodded as she sat. Jane smiled as she spoke.` + "\n\n" +
+		`"No," said Tom. Tom shook his head. Tom rubbed his eyes.` + "\n\n" +
+		`"Where?" said Pat.` + "\n"
+	got := castOf(text)
+	for name, want := range map[string]string{
+		"Mrs. Bennet": "female", "Mr. Bennet": "male", "The Queen": "female",
+		"Jane": "female", "Tom": "male", "Pat": "",
+	} {
+		if c, ok := got[name]; !ok || c.Gender != want {
+			t.Errorf("%s: %+v, want gender %q", name, c, want)
+		}
+	}
+}
+
+func TestExtractIsDeterministicWithStableIDs(t *testing.T) {
+	text := `"Yes," said Mr. Darcy.` + "\n\n" + `"No," said the Mock Turtle.` + "\n\n" + `"Both," said the Mock Turtle.` + "\n\n" +
+		`"Neither," said Alice. Alice laughed.` + "\n"
+	first := Extract(text, split(text))
+	for i := 0; i < 5; i++ {
+		if again := Extract(text, split(text)); !reflect.DeepEqual(again, first) {
+			t.Fatalf("run %d: %+v, first %+v", i, again, first)
+		}
+	}
+	var ids []string
+	for _, c := range first {
+		ids = append(ids, c.ID)
+	}
+	if strings.Join(ids, ",") != "alice,the-mock-turtle,mr-darcy" {
+		t.Fatalf("ids in order %v", ids)
+	}
+	if first[0].Mentions != 2 {
+		t.Fatalf("Alice mentioned %d times, want 2", first[0].Mentions)
+	}
+}

@@ -1,0 +1,407 @@
+package cast
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/lectern/lectern/shared/audiobook/spans"
+)
+
+// doc is the book as attribution sees it: paragraphs, the dialogue lines
+// with the tags beside them, and every name phrase in the text. It is built
+// once per call and only read afterwards.
+type doc struct {
+	text  string
+	lx    *lexicon
+	paras []paraRange
+	lines []line
+	names []occurrence // every name phrase, in text order
+}
+
+type paraRange struct{ Start, End int }
+
+// line is one dialogue span.
+type line struct {
+	Span           spans.Span
+	Inner          [2]int
+	Para           int
+	After, Before  tag // tags in the narration right after and right before
+	Prev, Next     int // neighbouring lines in the same paragraph, or -1
+	PrevGapInPara  bool
+	ContinuesQuote bool // the previous line's quotation goes on in this one
+}
+
+// tag is a speech tag found beside a line.
+type tag struct {
+	OK      bool
+	Name    phrase // the speaker as named; empty for a pronoun
+	Pronoun string // "he", "she", "it"
+	Seg     int    // start of the narration it was read from (identity)
+}
+
+// occurrence is a name phrase found in the text.
+type occurrence struct {
+	P          phrase
+	Start, End int
+	InQuote    bool
+	Speaks     bool   // a strong speech verb follows: "Alice said"
+	Pron       string // gender of the first pronoun after it in its sentence
+}
+
+// newDoc reads text and its spans. Spans outside the text are left out.
+func newDoc(text string, sp []spans.Span) *doc {
+	d := &doc{text: text, lx: newLexicon(text), paras: paragraphs(text)}
+	for _, s := range sp {
+		if s.Kind != spans.Dialogue || s.Start < 0 || s.End > len(text) || s.Start >= s.End {
+			continue
+		}
+		st, en := s.Inner(text)
+		d.lines = append(d.lines, line{Span: s, Inner: [2]int{st, en}, Para: d.paraOf(s.Start), Prev: -1, Next: -1})
+	}
+	sort.SliceStable(d.lines, func(i, j int) bool { return d.lines[i].Span.Start < d.lines[j].Span.Start })
+	for i := range d.lines {
+		l := &d.lines[i]
+		if i > 0 {
+			p := d.lines[i-1]
+			l.ContinuesQuote = p.Span.Continues && p.Span.Chapter == l.Span.Chapter
+			if p.Para == l.Para {
+				l.Prev = i - 1
+				d.lines[i-1].Next = i
+			}
+		}
+	}
+	for i := range d.lines {
+		d.lines[i].After = d.afterTag(i)
+		d.lines[i].Before = d.beforeTag(i)
+	}
+	d.names = d.scanNames()
+	return d
+}
+
+// paragraphs splits text at blank lines.
+func paragraphs(text string) []paraRange {
+	var out []paraRange
+	start := 0
+	i := 0
+	for i < len(text) {
+		if text[i] != '\n' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r') {
+			j++
+		}
+		if j < len(text) && text[j] == '\n' {
+			for j < len(text) && (text[j] == '\n' || text[j] == ' ' || text[j] == '\t' || text[j] == '\r') {
+				j++
+			}
+			out = append(out, paraRange{start, i})
+			start = j
+			i = j
+			continue
+		}
+		i = j
+	}
+	return append(out, paraRange{start, len(text)})
+}
+
+// paraOf is the index of the paragraph holding offset x.
+func (d *doc) paraOf(x int) int {
+	i := sort.Search(len(d.paras), func(i int) bool { return d.paras[i].End > x })
+	if i == len(d.paras) {
+		return len(d.paras) - 1
+	}
+	return i
+}
+
+// narrationAfter is the narration between line i and the next line of its
+// paragraph (or the paragraph's end).
+func (d *doc) narrationAfter(i int) (int, int) {
+	l := d.lines[i]
+	end := d.paras[l.Para].End
+	if i+1 < len(d.lines) && d.lines[i+1].Para == l.Para {
+		end = d.lines[i+1].Span.Start
+	}
+	return l.Span.End, max(end, l.Span.End)
+}
+
+// narrationBefore is the narration between the previous line of the
+// paragraph (or the paragraph's start) and line i.
+func (d *doc) narrationBefore(i int) (int, int) {
+	l := d.lines[i]
+	start := d.paras[l.Para].Start
+	if i > 0 && d.lines[i-1].Para == l.Para {
+		start = d.lines[i-1].Span.End
+	}
+	return min(start, l.Span.Start), l.Span.Start
+}
+
+// afterTag reads a tag that opens the narration after a line: `said Alice`,
+// `the Queen shouted`, `she said`, `replied she`.
+func (d *doc) afterTag(i int) tag {
+	s, e := d.narrationAfter(i)
+	toks := tokenize(d.text, s, e)
+	k := 0
+	for k < len(toks) && !toks[k].Word && (toks[k].Text == "," || toks[k].Text == "-" || toks[k].Text == "—" || toks[k].Text == "–") {
+		k++
+	}
+	t := d.tagAt(toks, k, true)
+	t.Seg = s
+	return t
+}
+
+// tagAt reads a tag starting at toks[k]: VERB NAME, VERB PRONOUN, NAME VERB
+// or PRONOUN VERB (with up to two adverbs before the verb). inverted allows
+// VERB-first tags, which only stand beside a quotation.
+func (d *doc) tagAt(toks []tok, k int, inverted bool) tag {
+	if k >= len(toks) {
+		return tag{}
+	}
+	if inverted {
+		if v, ok := verbAt(toks, k); ok {
+			for v < len(toks) && isAdverb(toks[v]) {
+				v++
+			}
+			if v < len(toks) && toks[v].Word {
+				if _, ok := pronounGender[strings.ToLower(toks[v].Text)]; ok {
+					return tag{OK: true, Pronoun: strings.ToLower(toks[v].Text)}
+				}
+			}
+			if p, ok := d.lx.nameAt(toks, v); ok && p.first == v {
+				return tag{OK: true, Name: p}
+			}
+			return tag{}
+		}
+	}
+	if toks[k].Word {
+		if _, ok := pronounGender[strings.ToLower(toks[k].Text)]; ok {
+			if verbAfter(toks, k+1) {
+				return tag{OK: true, Pronoun: strings.ToLower(toks[k].Text)}
+			}
+			return tag{}
+		}
+	}
+	if p, ok := d.lx.nameAt(toks, k); ok && verbAfter(toks, p.next) {
+		return tag{OK: true, Name: p}
+	}
+	return tag{}
+}
+
+// beforeTag reads a tag in the sentence that leads into line i:
+// `Alice said, "…"`, `…, said the King, "…"` (the second part of an
+// interrupted quotation shares the first part's tag), `the Rabbit say to
+// itself, "…"`. A tag closed in parentheses before the line is an aside
+// about another quotation, not this line's.
+func (d *doc) beforeTag(i int) tag {
+	s, e := d.narrationBefore(i)
+	if strings.Contains(d.text[s:e], ")") {
+		return tag{}
+	}
+	toks := tokenize(d.text, s, e)
+	for len(toks) > 0 && !toks[len(toks)-1].Word {
+		toks = toks[:len(toks)-1]
+	}
+	if p := d.lines[i].Prev; p >= 0 && d.lines[p].After.OK && !hasTerminal(toks) {
+		return d.lines[p].After // one clause between the parts: their shared tag
+	}
+	from := 0
+	for k := len(toks) - 1; k >= 0; k-- {
+		if isTerminal(toks[k]) && !(toks[k].Text == "." && k > 0 && isTitleWord(toks[k-1])) {
+			from = k + 1
+			break
+		}
+	}
+	sent := toks[from:]
+	for len(sent) > 0 && !sent[0].Word {
+		sent = sent[1:]
+	}
+	// The last speech verb of the sentence, close enough to the quotation.
+	v := -1
+	for k := len(sent) - 1; k >= 0 && len(sent)-k <= 14; k-- {
+		if _, ok := verbAt(sent, k); ok {
+			v = k
+			break
+		}
+	}
+	if v < 0 {
+		return tag{}
+	}
+	if t := d.tagAt(sent, v, true); t.OK && onlyAdverbsBefore(sent, v) {
+		t.Seg = s
+		return t
+	}
+	// The subject: the name or pronoun nearest before the verb that is not
+	// the object of a preposition.
+	for k := v - 1; k >= 0 && v-k <= subjectReach; k-- {
+		if !sent[k].Word {
+			continue
+		}
+		if k > 0 && prepositions[strings.ToLower(sent[k-1].Text)] {
+			continue
+		}
+		w := strings.ToLower(sent[k].Text)
+		if _, ok := pronounGender[w]; ok {
+			return tag{OK: true, Pronoun: w, Seg: s}
+		}
+		// The longest name ending here.
+		for f := max(0, k-5); f <= k; f++ {
+			p, ok := d.lx.nameAt(sent, f)
+			if !ok || p.next != k+1 {
+				continue
+			}
+			if p.first > 0 && prepositions[strings.ToLower(sent[p.first-1].Text)] {
+				k = p.first // the object of a preposition: keep looking before it
+				break
+			}
+			return tag{OK: true, Name: p, Seg: s}
+		}
+	}
+	return tag{}
+}
+
+// hasTerminal reports whether toks hold a sentence end (not Mr.'s dot).
+func hasTerminal(toks []tok) bool {
+	for k, t := range toks {
+		if isTerminal(t) && !(t.Text == "." && k > 0 && isTitleWord(toks[k-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// subjectReach is how many tokens before its verb a before-tag's subject
+// may stand.
+const subjectReach = 8
+
+// onlyAdverbsBefore reports whether the sentence opens with its verb (after
+// adverbs such as "then"): the VERB NAME order of `said the King, "…"`.
+func onlyAdverbsBefore(sent []tok, v int) bool {
+	for _, t := range sent[:v] {
+		if t.Word && !isAdverb(t) && !strings.EqualFold(t.Text, "then") && !strings.EqualFold(t.Text, "and") {
+			return false
+		}
+	}
+	return true
+}
+
+// verbAt reports whether a speech verb starts at toks[k] and where it ends
+// (after its particle).
+func verbAt(toks []tok, k int) (int, bool) {
+	if k >= len(toks) || !toks[k].Word {
+		return k, false
+	}
+	w := strings.ToLower(toks[k].Text)
+	if !speechVerbs[w] {
+		return k, false
+	}
+	next := ""
+	if k+1 < len(toks) && toks[k+1].Word {
+		next = strings.ToLower(toks[k+1].Text)
+	}
+	if need, ok := particleVerbs[w]; ok {
+		if next != need {
+			return k, false
+		}
+		return k + 2, true
+	}
+	if particles[next] {
+		return k + 2, true
+	}
+	return k + 1, true
+}
+
+// verbAfter reports whether a speech verb follows at toks[k] after up to two
+// adverbs, and is not negated ("said nothing").
+func verbAfter(toks []tok, k int) bool {
+	for n := 0; n < 2 && k < len(toks) && isAdverb(toks[k]); n++ {
+		k++
+	}
+	end, ok := verbAt(toks, k)
+	if !ok {
+		return false
+	}
+	return end >= len(toks) || !blockers[strings.ToLower(toks[end].Text)]
+}
+
+func isAdverb(t tok) bool {
+	return t.Word && len(t.Text) > 3 && strings.HasSuffix(strings.ToLower(t.Text), "ly") && !capitalised(t.Text)
+}
+
+// isTitleWord reports whether t is an abbreviation that takes a dot (Mr.,
+// Dr.), so the dot does not end the sentence.
+func isTitleWord(t tok) bool {
+	switch strings.ToLower(t.Text) {
+	case "mr", "mrs", "ms", "dr", "col", "capt", "rev", "mme", "mlle", "st":
+		return t.Word
+	}
+	return false
+}
+
+// scanNames finds every name phrase in the text, left to right.
+func (d *doc) scanNames() []occurrence {
+	toks := tokenize(d.text, 0, len(d.text))
+	var out []occurrence
+	q := 0 // next line that may hold the position
+	for i := 0; i < len(toks); {
+		p, ok := d.lx.nameAt(toks, i)
+		if !ok {
+			i++
+			continue
+		}
+		start, end := toks[p.first].Start, toks[p.next-1].End
+		for q < len(d.lines) && d.lines[q].Span.End <= start {
+			q++
+		}
+		in := q < len(d.lines) && d.lines[q].Span.Start <= start
+		o := occurrence{P: p, Start: start, End: end, InQuote: in, Pron: pronounAfter(toks, p.next)}
+		if !in {
+			k := p.next
+			for n := 0; n < 2 && k < len(toks) && isAdverb(toks[k]); n++ {
+				k++
+			}
+			o.Speaks = k < len(toks) && strongVerbs[strings.ToLower(toks[k].Text)] &&
+				(k+1 >= len(toks) || !blockers[strings.ToLower(toks[k+1].Text)])
+		}
+		out = append(out, o)
+		i = p.next
+	}
+	return out
+}
+
+// pronounAfter is the gender of the first personal pronoun within a few
+// words after toks[k] in the same clause, before any other capitalised
+// word or quotation mark: "the King put on his spectacles" → male, "the
+// Caterpillar took the hookah out of its mouth" → "it". "her" (object or
+// possessive) says too little and is passed over.
+func pronounAfter(toks []tok, k int) string {
+	for n := 0; n < 10 && k < len(toks); n, k = n+1, k+1 {
+		t := toks[k]
+		if !t.Word {
+			if isTerminal(t) || isQuoteMark(t.Text) || t.Text == "," {
+				return ""
+			}
+			continue
+		}
+		switch strings.ToLower(t.Text) {
+		case "he", "him", "his", "himself":
+			return "male"
+		case "she", "hers", "herself":
+			return "female"
+		case "it", "its", "itself":
+			return "it"
+		}
+		if capitalised(t.Text) {
+			return ""
+		}
+	}
+	return ""
+}
+
+func isQuoteMark(s string) bool {
+	switch s {
+	case `"`, "'", "“", "”", "‘", "’":
+		return true
+	}
+	return false
+}

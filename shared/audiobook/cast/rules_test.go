@@ -1,0 +1,163 @@
+package cast
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestAttributeRulesTags(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		text    string
+		want    []string
+		sources []Source
+	}{
+		{"verb then name after the quote",
+			`"Good morning," said Alice.` + "\n",
+			[]string{"Alice"}, []Source{SourceExplicit}},
+		{"name then verb after the quote",
+			`"Good morning," Alice said.` + "\n",
+			[]string{"Alice"}, []Source{SourceExplicit}},
+		{"an adverb between name and verb",
+			`"Good morning," Alice hastily replied.` + "\n",
+			[]string{"Alice"}, []Source{SourceExplicit}},
+		{"article name and a verb with its particle",
+			`"Off with it!" the Queen shouted.` + "\n\n" + `"Go on," the Queen went on.` + "\n",
+			[]string{"The Queen", "The Queen"}, []Source{SourceExplicit, SourceExplicit}},
+		{"multi-word article name",
+			`"Come on," said the Mock Turtle.` + "\n",
+			[]string{"The Mock Turtle"}, []Source{SourceExplicit}},
+		{"honorific with a dot, British single quotes",
+			`'You are too generous,' said Mr. Darcy.` + "\n\n" + `'Not at all,' cried Mrs. Bennet.` + "\n",
+			[]string{"Mr. Darcy", "Mrs. Bennet"}, []Source{SourceExplicit, SourceExplicit}},
+		{"given-name honorific with a connector",
+			`"Insolent!" said Lady Catherine de Bourgh.` + "\n",
+			[]string{"Lady Catherine de Bourgh"}, []Source{SourceExplicit}},
+		{"tag before the quote",
+			`Alice said to herself, "How queer it is!"` + "\n",
+			[]string{"Alice"}, []Source{SourceExplicit}},
+		{"a name after a preposition is not the subject of a before-tag",
+			`Turning to Alice, the Hatter said, "Your hair wants cutting."` + "\n\n" + `"You should learn not to make personal remarks," Alice said.` + "\n",
+			[]string{"The Hatter", "Alice"}, []Source{SourceExplicit, SourceExplicit}},
+		{"the tag between the parts of an interrupted quotation names both",
+			`"I think," said Elizabeth, "that you are quite wrong."` + "\n",
+			[]string{"Elizabeth", "Elizabeth"}, []Source{SourceExplicit, SourceExplicit}},
+		{"a name-first tag between the parts",
+			`"I think," Elizabeth replied, "that you are quite wrong."` + "\n",
+			[]string{"Elizabeth", "Elizabeth"}, []Source{SourceExplicit, SourceExplicit}},
+		{"sentence openings are not names",
+			`Then Alice said, "Yes."` + "\n\n" + `"Oh," said Alice. Then she sat down.` + "\n",
+			[]string{"Alice", "Alice"}, []Source{SourceExplicit, SourceExplicit}},
+		{"a negated verb is no tag",
+			`"Well?" Alice said nothing.` + "\n",
+			[]string{""}, []Source{SourceNone}},
+		{"an untagged line takes the speaker of its paragraph",
+			`"Hello." Alice smiled at them. "How are you?" said Alice.` + "\n",
+			[]string{"Alice", "Alice"}, []Source{SourceParagraph, SourceExplicit}},
+		{"a tag closed in parentheses is an aside, not the next line's",
+			`"You may not have lived under the sea--" ("I haven't," said Alice)--"and perhaps you never met a lobster," said the Gryphon.` + "\n",
+			[]string{"The Gryphon", "Alice", "The Gryphon"}, []Source{SourceParagraph, SourceExplicit, SourceExplicit}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkSpeakers(t, tc.text, tc.want, tc.sources) })
+	}
+}
+
+func TestAttributeRulesPronouns(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"she and he find the nearest character of their gender",
+			`"My dear," said Mrs. Bennet, "have you heard?"` + "\n\n" +
+				`"I have not," said Mr. Bennet.` + "\n\n" +
+				`"But it is," she returned.` + "\n\n" +
+				`"Is that his design?" he asked.` + "\n",
+			[]string{"Mrs. Bennet", "Mrs. Bennet", "Mr. Bennet", "Mrs. Bennet", "Mr. Bennet"}},
+		{"an inverted pronoun tag",
+			`"You are mistaken," said Mr. Darcy.` + "\n\n" +
+				`Miss Bingley laughed. "Not I," replied she.` + "\n",
+			[]string{"Mr. Darcy", "Miss Bingley"}},
+		{"a pronoun between the parts of an interrupted quotation names both",
+			`"Lizzy!" cried Mrs. Bennet.` + "\n\n" + `Mrs. Bennet came in. "Oh!" said she, "what a man he is!"` + "\n",
+			[]string{"Mrs. Bennet", "Mrs. Bennet", "Mrs. Bennet"}},
+		{"no character of the pronoun's gender leaves the line unknown",
+			`"Hush," said Mr. Bennet.` + "\n\n" + `"Why?" she asked.` + "\n",
+			[]string{"Mr. Bennet", ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := speakers(t, tc.text)
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Fatalf("speakers %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestAttributeRulesTurnTaking(t *testing.T) {
+	long := strings.Repeat("The rain went on and the fire burned low in the grate. ", 8)
+	for _, tc := range []struct {
+		name    string
+		text    string
+		want    []string
+		sources []Source
+	}{
+		{"untagged turns alternate between two speakers",
+			`"Where are you going?" said Mr. Collins.` + "\n\n" +
+				`"To the village," replied Elizabeth.` + "\n\n" +
+				`"May I come?"` + "\n\n" +
+				`"If you wish."` + "\n\n" +
+				`"Thank you."` + "\n",
+			[]string{"Mr. Collins", "Elizabeth", "Mr. Collins", "Elizabeth", "Mr. Collins"},
+			[]Source{SourceExplicit, SourceExplicit, SourceTurn, SourceTurn, SourceTurn}},
+		{"a long narration paragraph ends the run",
+			`"Where are you going?" said Mr. Collins.` + "\n\n" +
+				`"To the village," replied Elizabeth.` + "\n\n" +
+				long + "\n\n" +
+				`"May I come?"` + "\n",
+			[]string{"Mr. Collins", "Elizabeth", ""},
+			[]Source{SourceExplicit, SourceExplicit, SourceNone}},
+		{"a third speaker nearby stops turn-taking",
+			`"Where are you going?" said Mr. Collins.` + "\n\n" +
+				`"To the village," replied Elizabeth.` + "\n\n" +
+				`"And I with her," said Jane.` + "\n\n" +
+				`"May I come?"` + "\n",
+			[]string{"Mr. Collins", "Elizabeth", "Jane", ""},
+			[]Source{SourceExplicit, SourceExplicit, SourceExplicit, SourceNone}},
+		{"a quotation running over paragraphs keeps its speaker and is one turn",
+			`"Where are you going?" said Mr. Collins.` + "\n\n" +
+				`"To the village," replied Elizabeth. "It is not far.` + "\n\n" +
+				`"And the road is dry."` + "\n\n" +
+				`"May I come?"` + "\n",
+			[]string{"Mr. Collins", "Elizabeth", "Elizabeth", "Elizabeth", "Mr. Collins"},
+			[]Source{SourceExplicit, SourceExplicit, SourceExplicit, SourceParagraph, SourceTurn}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkSpeakers(t, tc.text, tc.want, tc.sources) })
+	}
+}
+
+func TestAttributeRulesIgnoresSpansOutsideTheText(t *testing.T) {
+	text := `"Hello," said Alice.` + "\n"
+	sp := split(text)
+	bad := sp[0]
+	bad.ID, bad.Start, bad.End = "c00-s9999", len(text)-2, len(text)+10
+	att := AttributeRules(text, append(sp, bad), Extract(text, sp))
+	if len(att) != 1 || att[0].Speaker != "Alice" {
+		t.Fatalf("got %+v", att)
+	}
+}
+
+// checkSpeakers runs the rules on text and compares each line's speaker
+// and source.
+func checkSpeakers(t *testing.T, text string, want []string, sources []Source) {
+	t.Helper()
+	got, att := speakers(t, text)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("speakers %q, want %q", got, want)
+	}
+	for i, a := range att {
+		if a.Source != sources[i] {
+			t.Errorf("line %d source %s, want %s", i, a.Source, sources[i])
+		}
+	}
+}
