@@ -262,40 +262,66 @@ func setEngineKey(d deps) Tool {
 		},
 		hints: hints{destructive: true, idempotent: true, openWorld: true},
 	}, d.log, nil, func(ctx context.Context, c *call, in engineIn) (any, error) {
+		out := keyRequest{Engine: in.Engine, SettingsURL: d.webURL() + "/#/engines"}
+		if responses, state := c.responses(); responses != nil {
+			return keyAnswered(ctx, c, d, out, responses, state)
+		}
 		before, err := findCard(ctx, d.api, in.Engine)
 		if err != nil {
 			return nil, err
 		}
-		out := keyRequest{Engine: in.Engine, SettingsURL: d.webURL() + "/#/engines", KeyConfigured: before.KeyConfigured}
+		out.KeyConfigured = before.KeyConfigured
 		if !canOpenURLs(c.req) {
 			out.Action = "unsupported"
 			return out, nil
 		}
 		id := make([]byte, 12)
 		_, _ = rand.Read(id) // crypto/rand.Read never fails
-		res, err := c.req.Session.Elicit(ctx, &mcp.ElicitParams{
-			Mode:          "url",
-			Message:       fmt.Sprintf("Set the API key of Lectern's engine card %q on its Engines page. The key goes from your browser to Lectern only.", in.Engine),
-			URL:           out.SettingsURL,
-			ElicitationID: hex.EncodeToString(id),
-		})
-		if err != nil {
-			return nil, fmt.Errorf("ask the client to open %s: %w", out.SettingsURL, err)
-		}
-		out.Action = res.Action
-		if res.Action == "accept" {
-			after, err := waitForKey(ctx, d, in.Engine, before.KeyConfigured)
-			if err != nil {
-				return nil, err
-			}
-			out.KeyConfigured = after
-			if after {
-				_ = c.req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: hex.EncodeToString(id)})
-			}
-		}
-		c.info(ctx, "engine key requested", "engine", in.Engine, "action", out.Action, "key_configured", out.KeyConfigured)
-		return out, nil
+		c.debug(ctx, "asking the user to open the Engines page", "engine", in.Engine)
+		return inputRequired{
+			requests: mcp.InputRequestMap{keyRequestID: &mcp.ElicitParams{
+				Mode:          "url",
+				Message:       fmt.Sprintf("Set the API key of Lectern's engine card %q on its Engines page. The key goes from your browser to Lectern only.", in.Engine),
+				URL:           out.SettingsURL,
+				ElicitationID: hex.EncodeToString(id),
+			}},
+			state: fmt.Sprintf("%s %t", hex.EncodeToString(id), before.KeyConfigured),
+		}, nil
 	})
+}
+
+// keyRequestID names the URL elicitation among a call's input requests.
+const keyRequestID = "engine_key_page"
+
+// keyAnswered finishes set_engine_key once the client answered the URL
+// elicitation: after an accept it watches the card for its key.
+func keyAnswered(ctx context.Context, c *call, d deps, out keyRequest, responses mcp.InputResponseMap, state string) (any, error) {
+	res, ok := responses[keyRequestID].(*mcp.ElicitResult)
+	if !ok {
+		return nil, fmt.Errorf("%w: the client answered no %s request", ErrInvalid, keyRequestID)
+	}
+	id, had, _ := strings.Cut(state, " ")
+	out.Action = res.Action
+	if res.Action != "accept" {
+		card, err := findCard(ctx, d.api, out.Engine)
+		if err != nil {
+			return nil, err
+		}
+		out.KeyConfigured = card.KeyConfigured
+	} else {
+		after, err := waitForKey(ctx, d, out.Engine, had == "true")
+		if err != nil {
+			return nil, err
+		}
+		out.KeyConfigured = after
+		if after && id != "" && c.req.Session != nil {
+			// Tells the client the page's work is done; a client that does
+			// not follow elicitation ids ignores it.
+			_ = c.req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: id})
+		}
+	}
+	c.info(ctx, "engine key requested", "engine", out.Engine, "action", out.Action, "key_configured", out.KeyConfigured)
+	return out, nil
 }
 
 // keyWait is how long set_engine_key watches for a key saved on the page.
@@ -321,8 +347,9 @@ func waitForKey(ctx context.Context, d deps, name string, had bool) (bool, error
 	}
 }
 
-// canOpenURLs reports whether the client declared URL-mode elicitation (a
-// stateless server cannot ask at all).
+// canOpenURLs reports whether the client declared URL-mode elicitation. A
+// request with no capabilities known (an older client over stateless HTTP,
+// which cannot be asked anything) cannot.
 func canOpenURLs(req *mcp.CallToolRequest) bool {
 	if req == nil || req.Session == nil {
 		return false

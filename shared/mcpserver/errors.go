@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"unicode"
 )
 
 // The errors of lectern_mcp's own checks; upstream answers are *StatusError.
@@ -53,10 +54,9 @@ func ErrorText(err error) string {
 		return "Error: Request timed out. Please try again."
 	case errors.Is(err, context.Canceled):
 		return "Error: The request was cancelled."
-	case errors.Is(err, ErrInvalid), errors.Is(err, ErrNotFound), errors.Is(err, ErrUnsupported), errors.Is(err, ErrJobFailed):
-		return "Error: " + clean(err.Error())
-	case errors.Is(err, os.ErrNotExist), errors.Is(err, os.ErrPermission):
-		return "Error: " + clean(err.Error())
+	case errors.Is(err, ErrInvalid), errors.Is(err, ErrNotFound), errors.Is(err, ErrUnsupported), errors.Is(err, ErrJobFailed),
+		errors.Is(err, os.ErrNotExist), errors.Is(err, os.ErrPermission):
+		return "Error: " + sentence(clean(err.Error()))
 	}
 	return fmt.Sprintf("Error: Unexpected error occurred: %s: %s", typeName(err), clean(err.Error()))
 }
@@ -102,4 +102,14 @@ func typeName(err error) string {
 		err = next
 	}
 	return reflect.TypeOf(err).String()
+}
+
+// sentence starts a message with a capital letter.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
 }

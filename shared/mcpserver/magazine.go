@@ -240,7 +240,7 @@ type editRegionIn struct {
 
 func (in editRegionIn) check() error {
 	if in.Text == nil && in.Kind == "" && in.BBox == nil && in.Description == nil && !in.Reread {
-		return fmt.Errorf("give at least one of text, kind, bbox, description or reread: %w", ErrInvalid)
+		return fmt.Errorf("%w: give at least one of text, kind, bbox, description or reread", ErrInvalid)
 	}
 	return nil
 }

@@ -101,7 +101,7 @@ func AllTools(api *Client, opts Options) ([]Tool, error) {
 	opts = opts.withDefaults()
 	for _, name := range opts.Toolsets {
 		if !slices.Contains(Toolsets(), name) {
-			return nil, fmt.Errorf("unknown toolset %q (have %s): %w", name, strings.Join(Toolsets(), ", "), ErrInvalid)
+			return nil, fmt.Errorf("%w: unknown toolset %q (have %s)", ErrInvalid, name, strings.Join(Toolsets(), ", "))
 		}
 	}
 	d := deps{api: api, opts: opts, log: opts.Log}

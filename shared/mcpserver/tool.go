@@ -51,6 +51,25 @@ type call struct {
 	log *slog.Logger
 }
 
+// inputRequired is an answer that asks the client for input first (a
+// multi round-trip request): the client answers the requests and calls the
+// tool again with the responses and the state. The SDK asks clients on
+// older protocol versions itself, with elicitation/create, and calls the
+// tool again for them.
+type inputRequired struct {
+	requests mcp.InputRequestMap
+	state    string
+}
+
+// responses are the client's answers to an earlier inputRequired, with
+// its state; none on a first call.
+func (c *call) responses() (mcp.InputResponseMap, string) {
+	if c.req == nil || c.req.Params == nil {
+		return nil, ""
+	}
+	return c.req.Params.InputResponses, c.req.Params.RequestState
+}
+
 // renderer is an answer that has a markdown form; json is the value itself.
 type renderer interface{ Markdown() string }
 
@@ -102,6 +121,9 @@ func newTool[In any](toolset string, s spec, log *slog.Logger, shape func(*jsons
 		if err != nil {
 			c.error(ctx, "tool failed", "tool", s.name, "err", err.Error())
 			return errorResult(err), nil
+		}
+		if ir, ok := out.(inputRequired); ok {
+			return &mcp.CallToolResult{InputRequests: ir.requests, RequestState: ir.state}, nil
 		}
 		text, err := render(out, formatOf(in))
 		if err != nil {
@@ -158,26 +180,26 @@ func decodeInput[In any](raw json.RawMessage, resolved *jsonschema.Resolved) (In
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return in, fmt.Errorf("arguments are not JSON: %v: %w", err, ErrInvalid)
+		return in, fmt.Errorf("%w: arguments are not JSON: %v", ErrInvalid, err)
 	}
 	m, ok := trimStrings(v).(map[string]any)
 	if !ok {
-		return in, fmt.Errorf("arguments must be an object: %w", ErrInvalid)
+		return in, fmt.Errorf("%w: arguments must be an object", ErrInvalid)
 	}
 	if err := resolved.ApplyDefaults(&m); err != nil {
-		return in, fmt.Errorf("arguments: %v: %w", err, ErrInvalid)
+		return in, fmt.Errorf("%w: arguments: %v", ErrInvalid, err)
 	}
 	if err := resolved.Validate(m); err != nil {
-		return in, fmt.Errorf("%v: %w", strings.TrimPrefix(err.Error(), "validating root: "), ErrInvalid)
+		return in, fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), "validating root: "))
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
-		return in, fmt.Errorf("arguments: %v: %w", err, ErrInvalid)
+		return in, fmt.Errorf("%w: arguments: %v", ErrInvalid, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
-		return in, fmt.Errorf("arguments: %v: %w", err, ErrInvalid)
+		return in, fmt.Errorf("%w: arguments: %v", ErrInvalid, err)
 	}
 	if c, ok := any(in).(checker); ok {
 		if err := c.check(); err != nil {

@@ -36,7 +36,7 @@ type uploadIn struct {
 
 func (in uploadIn) check() error {
 	if (in.Path == "") == (in.URL == "") {
-		return fmt.Errorf("give exactly one of path or url: %w", ErrInvalid)
+		return fmt.Errorf("%w: give exactly one of path or url", ErrInvalid)
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func readPDF(ctx context.Context, c *call, d deps, in uploadIn) (string, []byte,
 	var data []byte
 	if in.Path != "" {
 		if !d.opts.LocalFiles {
-			return "", nil, fmt.Errorf("this server reads no local files; give a url instead: %w", ErrUnsupported)
+			return "", nil, fmt.Errorf("%w: this server reads no local files; give a url instead", ErrUnsupported)
 		}
 		c.progress(ctx, 0, "reading "+in.Path)
 		st, err := os.Stat(in.Path)
@@ -92,10 +92,10 @@ func readPDF(ctx context.Context, c *call, d deps, in uploadIn) (string, []byte,
 			return "", nil, fmt.Errorf("read %s: %w", in.Path, err)
 		}
 		if !st.Mode().IsRegular() {
-			return "", nil, fmt.Errorf("%s is not a file: %w", in.Path, ErrInvalid)
+			return "", nil, fmt.Errorf("%w: %s is not a file", ErrInvalid, in.Path)
 		}
 		if st.Size() > maxPDF {
-			return "", nil, fmt.Errorf("%s has %d bytes; the limit is %d: %w", in.Path, st.Size(), maxPDF, ErrInvalid)
+			return "", nil, fmt.Errorf("%w: %s has %d bytes; the limit is %d", ErrInvalid, in.Path, st.Size(), maxPDF)
 		}
 		if data, err = os.ReadFile(in.Path); err != nil {
 			return "", nil, fmt.Errorf("read %s: %w", in.Path, err)
@@ -114,10 +114,10 @@ func readPDF(ctx context.Context, c *call, d deps, in uploadIn) (string, []byte,
 		}
 	}
 	if len(data) > maxPDF {
-		return "", nil, fmt.Errorf("the PDF has more than %d bytes: %w", maxPDF, ErrInvalid)
+		return "", nil, fmt.Errorf("%w: the PDF has more than %d bytes", ErrInvalid, maxPDF)
 	}
 	if !bytes.HasPrefix(data, []byte("%PDF-")) {
-		return "", nil, fmt.Errorf("%s is not a PDF (it does not start with %%PDF-): %w", name, ErrInvalid)
+		return "", nil, fmt.Errorf("%w: %s is not a PDF (it does not start with %%PDF-)", ErrInvalid, name)
 	}
 	return name, data, nil
 }
@@ -125,7 +125,7 @@ func readPDF(ctx context.Context, c *call, d deps, in uploadIn) (string, []byte,
 func download(ctx context.Context, hc *http.Client, rawURL string) ([]byte, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%q is not an http(s) URL: %w", rawURL, ErrInvalid)
+		return nil, fmt.Errorf("%w: %q is not an http(s) URL", ErrInvalid, rawURL)
 	}
 	ctx, cancel := context.WithTimeout(ctx, transferTimeout)
 	defer cancel()
@@ -139,7 +139,7 @@ func download(ctx context.Context, hc *http.Client, rawURL string) ([]byte, erro
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("fetch %s: it answered %d %s: %w", rawURL, resp.StatusCode, http.StatusText(resp.StatusCode), ErrInvalid)
+		return nil, fmt.Errorf("%w: fetch %s: it answered %d %s", ErrInvalid, rawURL, resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxPDF+1))
 	if err != nil {
@@ -334,10 +334,10 @@ func followJob(ctx context.Context, c *call, d deps, id string) (job, error) {
 			c.info(ctx, "job finished", "job", id, "kind", j.Kind)
 			return j, nil
 		case "failed":
-			return job{}, fmt.Errorf("job %s (%s) failed: %s: %w", id, j.Kind, j.Error, ErrJobFailed)
+			return job{}, fmt.Errorf("%w: job %s (%s) failed: %s", ErrJobFailed, id, j.Kind, j.Error)
 		}
 		if time.Now().After(deadline) {
-			return job{}, fmt.Errorf("job %s still %s after %s; GET /api/jobs/%s follows it: %w", id, j.Status, d.opts.Wait, id, ErrTimeout)
+			return job{}, fmt.Errorf("%w: job %s still %s after %s; GET /api/jobs/%s follows it", ErrTimeout, id, j.Status, d.opts.Wait, id)
 		}
 		select {
 		case <-ctx.Done():

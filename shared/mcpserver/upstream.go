@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -36,7 +37,7 @@ type Client struct {
 func NewClient(base, token string, hc *http.Client, timeout time.Duration) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(base, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
-		return nil, fmt.Errorf("the API base URL %q must be http(s)://host[:port][/path]: %w", base, ErrInvalid)
+		return nil, fmt.Errorf("%w: the API base URL %q must be http(s)://host[:port][/path]", ErrInvalid, base)
 	}
 	if hc == nil {
 		hc = &http.Client{}
@@ -120,11 +121,18 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		var problem struct {
 			Title  string `json:"title"`
 			Detail string `json:"detail"`
+			Errors []struct {
+				Message  string `json:"message"`
+				Location string `json:"location"`
+			} `json:"errors"`
 		}
 		_ = json.Unmarshal(data, &problem) // a body that is no problem document still has its status
 		detail := problem.Detail
 		if detail == "" {
 			detail = problem.Title
+		}
+		for _, e := range problem.Errors { // what a 422 found wrong, field by field
+			detail += "; " + strings.TrimSpace(e.Location+" "+e.Message)
 		}
 		return &StatusError{Method: r.method, Path: r.path, Status: resp.StatusCode, Detail: detail}
 	}
@@ -150,7 +158,10 @@ func multipartBody(fields [][2]string, fileField, filename string, data []byte) 
 			return nil, "", err
 		}
 	}
-	part, err := w.CreateFormFile(fileField, filename)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, fileField, filename))
+	h.Set("Content-Type", "application/pdf")
+	part, err := w.CreatePart(h)
 	if err != nil {
 		return nil, "", err
 	}
