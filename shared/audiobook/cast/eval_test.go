@@ -2,6 +2,7 @@ package cast
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -281,5 +282,42 @@ func TestEvalAliceAttribution(t *testing.T) {
 	}
 	if s.coverage() < minAliceCoverage || s.accuracy() < minAliceAccuracy {
 		t.Errorf("coverage %.3f (floor %.2f), accuracy %.3f (floor %.2f)", s.coverage(), minAliceCoverage, s.accuracy(), minAliceAccuracy)
+	}
+}
+
+// TestEvalAliceLLMBudget measures the LLM passes' requests on PDNC Alice
+// with an engine that names nobody: what the real engine would be sent.
+func TestEvalAliceLLMBudget(t *testing.T) {
+	p := loadPDNC(t, "AlicesAdventuresInWonderland")
+	b, err := book.ParseText([]byte(p.text), "novel_text.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := spans.SplitBook(b)
+	cast := Extract(b.Text, sp)
+	fixed := AttributeRules(b.Text, sp, cast)
+	nobody := answerAll(func(string) string { return "Unknown" })
+	ctx := context.Background()
+	att, st, err := AttributeLLM(ctx, &fakeLLM{reply: nobody}, b.Text, sp, cast, fixed, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, vst, err := Verify(ctx, &fakeLLM{reply: nobody}, b.Text, sp, cast, att, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []struct {
+		pass     string
+		st       Stats
+		requests int
+	}{
+		{"attribute-spans", st, (st.AskedSpans + MaxWindow - 1) / MaxWindow},
+		{"verify", vst, (vst.AskedSpans+MaxWindow-1)/MaxWindow + 1},
+	} {
+		avg := float64(x.st.PromptTokens) / float64(x.st.AskedSpans)
+		t.Logf("%s: %d spans asked in %d requests, %d prompt tokens (%.1f per span)", x.pass, x.st.AskedSpans, x.st.Requests, x.st.PromptTokens, avg)
+		if x.st.Requests > x.requests || avg > MaxTokensPerSpan {
+			t.Errorf("%s: %d requests (at most %d), %.1f tokens per span", x.pass, x.st.Requests, x.requests, avg)
+		}
 	}
 }
