@@ -37,6 +37,7 @@ const usage = `usage: lectern <command> [flags]
 commands:
   serve     run the API and web app (default 127.0.0.1:8080, data in ./data)
   ingest    ingest one magazine PDF into the data folder (not while serve runs on it)
+  mcp       serve lectern_mcp (MCP tools over the API) on stdio, or streamable HTTP with --http ADDR
   version   print the version
 `
 
@@ -61,6 +62,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "ingest":
 		if err := ingest(ctx, args[1:], getenv, stdout, stderr); err != nil {
 			fmt.Fprintf(stderr, "lectern ingest: %v\n", err)
+			return 1
+		}
+		return 0
+	case "mcp":
+		if err := mcpServe(ctx, args[1:], getenv, stderr); err != nil {
+			fmt.Fprintf(stderr, "lectern mcp: %v\n", err)
 			return 1
 		}
 		return 0

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestMCPRefusesBadSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a toolset that has not landed", []string{"mcp", "--toolsets", "magazine,audiobook"}, `unknown toolset "audiobook"`},
+		{"an API URL that is not http", []string{"mcp", "--api", "ftp://lectern.lan"}, "must be http(s)://"},
+		{"a stray argument", []string{"mcp", "serve"}, "unexpected arguments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var errOut bytes.Buffer
+			if code := run(context.Background(), tc.args, env(nil), io.Discard, &errOut); code != 1 || !strings.Contains(errOut.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestMCPServesStreamableHTTP runs `lectern mcp --http` against a stand-in
+// API named by the environment, calls a tool over HTTP and checks the API
+// got the environment's token; cancelling stops the server cleanly.
+func TestMCPServesStreamableHTTP(t *testing.T) {
+	gotAuth := make(chan string, 1)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case gotAuth <- r.Header.Get("Authorization"):
+		default:
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"issues":[],"upload":"form"}`)
+	}))
+	defer api.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	exit := make(chan int, 1)
+	var errOut bytes.Buffer
+	go func() {
+		exit <- run(ctx, []string{"mcp", "--http", addr, "--toolsets", "magazine"},
+			env(map[string]string{"LECTERN_API_URL": api.URL, "LECTERN_TOKEN": "env-token-0123456789"}), io.Discard, &errOut)
+	}()
+	var cs *mcp.ClientSession
+	client := mcp.NewClient(&mcp.Implementation{Name: "cmd-test", Version: "1"}, nil)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if cs, err = client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lectern mcp --http did not answer: %v\n%s", err, errOut.String())
+		}
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lectern_list_issues"})
+	if err != nil || res.IsError {
+		t.Fatalf("list issues: %v %+v", err, res)
+	}
+	if got := <-gotAuth; got != "Bearer env-token-0123456789" {
+		t.Errorf("the API got Authorization %q", got)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if !strings.HasPrefix(tool.Name, "lectern_") || strings.Contains(tool.Name, "voice") || strings.Contains(tool.Name, "engine") {
+			t.Errorf("--toolsets magazine served %s", tool.Name)
+		}
+	}
+	cs.Close()
+	cancel()
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Errorf("exit %d: %s", code, errOut.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("lectern mcp did not stop")
+	}
+}
