@@ -15,9 +15,12 @@ const (
 )
 
 var (
-	chapterHeading = regexp.MustCompile(`^(?:CHAPTER|Chapter|CHAP\.|Chap\.|STAVE|Stave)\s+` + number + `\b` + titleTail)
-	groupHeading   = regexp.MustCompile(`^(?:BOOK|Book|PART|Part|VOLUME|Volume|VOL\.|Vol\.)\s+` + number + `\b` + titleTail)
-	namedHeading   = regexp.MustCompile(`^(?:PREFACE|Preface|PROLOGUE|Prologue|EPILOGUE|Epilogue|INTRODUCTION|Introduction|FOREWORD|Foreword|AFTERWORD|Afterword|CONCLUSION|Conclusion|APPENDIX|Appendix)\.?$`)
+	chapterHeading = regexp.MustCompile(`^(?:CHAPTER|Chapter|CHAP\.|Chap\.|STAVE|Stave|ADVENTURE|Adventure)\s+` + number + `\b` + titleTail)
+	// romanTitled is a numeral with a title in capitals ("VII. THE BLUE
+	// CARBUNCLE"); a contents line in title case is not one.
+	romanTitled  = regexp.MustCompile(`^[IVXLC]+\.\s+\p{Lu}[\p{Lu}\d\s,;:'’!?&.-]+$`)
+	groupHeading = regexp.MustCompile(`^(?:BOOK|Book|PART|Part|VOLUME|Volume|VOL\.|Vol\.)\s+` + number + `\b` + titleTail)
+	namedHeading = regexp.MustCompile(`^(?:PREFACE|Preface|PROLOGUE|Prologue|EPILOGUE|Epilogue|INTRODUCTION|Introduction|FOREWORD|Foreword|AFTERWORD|Afterword|CONCLUSION|Conclusion|APPENDIX|Appendix)\.?$`)
 	// romanHeading is a lone numeral line ("IV." or "12"), trusted only
 	// when the book has no keyword headings and the numbers run 1, 2, 3...
 	romanHeading = regexp.MustCompile(`^([IVXLC]+|\d{1,3})\.?$`)
@@ -105,7 +108,7 @@ func candidates(text string, ls []line, numerals bool) []heading {
 				continue
 			}
 			want++
-		case chapterHeading.MatchString(s), namedHeading.MatchString(s):
+		case chapterHeading.MatchString(s), namedHeading.MatchString(s), romanTitled.MatchString(s):
 		case groupHeading.MatchString(s):
 			h.group = true
 		default:

@@ -151,6 +151,10 @@ func TestChapterHeadings(t *testing.T) {
 		{"lone roman numerals when nothing else, in sequence",
 			"I.\n\n" + body + "\n\nII.\n\n" + body + "\n\nV.\n\n" + body + "\n\nIII.\n\n" + body,
 			[]string{"I.", "II.", "III."}},
+		{"stories headed ADVENTURE, then a numeral with a title in capitals; sections inside are not chapters",
+			"   I. A Scandal in Bohemia\n  II. The Red-headed League\n\n\nADVENTURE I. A SCANDAL IN BOHEMIA\n\nI.\n\n" + body + "\n\nII.\n\n" + body +
+				"\n\nII. THE RED-HEADED LEAGUE\n\n" + body,
+			[]string{"ADVENTURE I. A SCANDAL IN BOHEMIA", "II. THE RED-HEADED LEAGUE"}},
 		{"a sentence that begins with Chapter is no heading",
 			"CHAPTER I.\n\n" + body + "\n\nChapter 5 of the book was long.\n\n" + body,
 			[]string{"CHAPTER I."}},

@@ -343,6 +343,20 @@ func verse(p string) bool {
 	return true
 }
 
+// withoutLineOpenings drops the opening marks that begin a line inside
+// paragraph p (not its first line).
+func withoutLineOpenings(s string, p para, ms []mark) []mark {
+	var out []mark
+	for _, m := range ms {
+		lineStart := strings.TrimRight(s[:m.at], " \t")
+		if m.at != p.start && m.role == opens && strings.HasSuffix(lineStart, "\n") {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
 // scan finds the dialogue stretches of chapter text s.
 func scan(s string, fam family) []dialogue {
 	ps := paragraphs(s)
@@ -361,6 +375,15 @@ func scan(s string, fam family) []dialogue {
 		carry = false
 		for {
 			got, end := read(ms, st)
+			if end.open && end.nested >= 0 {
+				// A letter's closing lines each reopen with a mark
+				// ("Very truly yours,\n  "IRENE ADLER."): read without the
+				// marks that open a line, kept when the quotation then
+				// closes right at the paragraph's end.
+				if g, e := read(withoutLineOpenings(s, p, ms), st); !e.open && len(g) > 0 && g[len(g)-1].end == p.end {
+					got, end = g, e
+				}
+			}
 			out = append(out, got...)
 			if !end.open {
 				break
