@@ -73,12 +73,14 @@ func leadingElision(after string) bool {
 // speaks with, from the characters on either side. para is the
 // paragraph's first byte: nothing is before it.
 func classify(s string, i, para int, m rune, fam family) role {
+	// Italics and bold marked with _ and * are looked through:
+	// '_You are old_' is a quotation, ''_Tis an elision in one.
 	var prev rune = ' '
-	if i > para {
-		prev, _ = utf8.DecodeLastRuneInString(s[:i])
+	if before := strings.TrimRight(s[para:i], "_*"); before != "" {
+		prev, _ = utf8.DecodeLastRuneInString(before)
 	}
 	var next rune = ' '
-	after := s[i+utf8.RuneLen(m):]
+	after := strings.TrimLeft(s[i+utf8.RuneLen(m):], "_*")
 	if after != "" {
 		next, _ = utf8.DecodeRuneInString(after)
 	}
