@@ -29,6 +29,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/pdf"
+	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 )
 
@@ -115,7 +116,7 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	defer local.Close()
-	mag, err := magazineapi.New(local.Deps)
+	mag, err := magazineapi.New(local.Deps, visionocr.NewSteps(local.Deps))
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,5 @@
 // Generates src/lib/api.gen.ts, the API's TypeScript types, from the OpenAPI
-// snapshot the Go tests freeze (shared/app/testdata/openapi.json: the document
+// snapshot the Go tests freeze (shared/httpapi/openapidoc/openapi.json: the document
 // the server serves at /api/openapi.json).
 //
 // The generated file is committed rather than built on the fly: it is then
@@ -10,11 +10,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 
-const snapshot = new URL('../../shared/app/testdata/openapi.json', import.meta.url);
+const snapshot = new URL('../../shared/httpapi/openapidoc/openapi.json', import.meta.url);
 const target = new URL('../src/lib/api.gen.ts', import.meta.url);
 
 const header = `// GENERATED FILE — do not edit. openapi-typescript (the version pinned in
-// package.json) made it from shared/app/testdata/openapi.json. After an API
+// package.json) made it from shared/httpapi/openapidoc/openapi.json. After an API
 // change: go test ./shared/app -run OpenAPISnapshot -update, then
 // npm run gen:api (in frontend/). npm run check fails while it is stale.
 
@@ -39,7 +39,7 @@ if (process.argv.includes('--check')) {
     // missing: reported below as stale
   }
   if (committed !== generated) {
-    console.error('src/lib/api.gen.ts is not what shared/app/testdata/openapi.json generates: run npm run gen:api');
+    console.error('src/lib/api.gen.ts is not what shared/httpapi/openapidoc/openapi.json generates: run npm run gen:api');
     process.exit(1);
   }
 } else {

@@ -11,19 +11,22 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/lectern/lectern/shared/auth"
+	"github.com/lectern/lectern/shared/awsenv"
 )
 
 func main() {
-	ctx := context.Background()
-	cfg, err := config.LoadDefaultConfig(ctx)
+	cfg, err := awsenv.Config(os.Getenv)
 	if err != nil {
 		log.Fatalf("aws config: %v", err)
 	}
-	client := ssm.NewFromConfig(cfg)
+	client := ssm.NewFromConfig(cfg, func(o *ssm.Options) {
+		if e := awsenv.Endpoint(os.Getenv, "ssm"); e != nil {
+			o.BaseEndpoint = e
+		}
+	})
 	name := os.Getenv("LECTERN_TOKEN_PARAMETER")
 	fromSSM := func(ctx context.Context) (string, error) {
 		out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(name), WithDecryption: aws.Bool(true)})

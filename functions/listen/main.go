@@ -9,4 +9,4 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/listenapi"
 )
 
-func main() { awsapp.StartHTTP(lectern.Version(), listenapi.Module) }
+func main() { awsapp.StartHTTP(lectern.Version(), listenapi.API) }

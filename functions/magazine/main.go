@@ -9,4 +9,4 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 )
 
-func main() { awsapp.StartHTTP(lectern.Version(), magazineapi.Module) }
+func main() { awsapp.StartHTTP(lectern.Version(), magazineapi.API) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lectern/lectern/shared/features"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 )
 
@@ -29,7 +30,7 @@ func openTestLocal(tb testing.TB, base string, workers int) *Local {
 // ingesting a file in-process as `lectern ingest` does.
 func magazineOf(tb testing.TB, local *Local) *magazineapi.Parts {
 	tb.Helper()
-	mag, err := magazineapi.New(local.Deps)
+	mag, err := magazineapi.New(local.Deps, visionocr.NewSteps(local.Deps))
 	if err != nil {
 		tb.Fatal(err)
 	}

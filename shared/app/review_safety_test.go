@@ -22,6 +22,7 @@ import (
 	"github.com/lectern/lectern/shared/jobs/localjobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
+	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/shared/store"
@@ -89,7 +90,7 @@ func newRaceApp(t *testing.T) (*apiClient, *Local, *raceTable) {
 		pool := localjobs.New(jobTable, jobs.NewRunner(jobTable, registry, jobs.RunnerOptions{Log: d.Log}), localjobs.Options{Workers: 1, Log: d.Log})
 		d.Jobs = pool
 		var mods []platform.Module
-		for _, mod := range []platform.New{magazineapi.Module, reviewapi.Module} {
+		for _, mod := range []platform.New{magazineapi.Module(visionocr.NewSteps), reviewapi.Module} {
 			m, err := mod(&d)
 			if err != nil {
 				t.Fatal(err)

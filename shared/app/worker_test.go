@@ -29,6 +29,7 @@ import (
 	"github.com/lectern/lectern/shared/jobs/sqsjobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
+	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/readaloud"
 	"github.com/lectern/lectern/shared/review"
@@ -83,7 +84,7 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 
 	// A payload for every kind a feature offers; a kind without one fails
 	// the test, so a new job kind cannot skip this check.
-	mag, err := magazineapi.New(d)
+	mag, err := magazineapi.New(d, visionocr.NewSteps(d))
 	if err != nil {
 		t.Fatal(err)
 	}

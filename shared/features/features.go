@@ -1,7 +1,10 @@
 // Package features lists every feature module, in the order the API
-// document shows them. The local server, the platform Lambda (which serves
-// the whole OpenAPI document) and the job worker mount all of them; a
-// feature's own Lambda mounts only its module.
+// document shows them, with the engine clients their jobs call (oaichat,
+// visionocr). The local server and the job worker mount all of them; a
+// feature's own Lambda mounts only its module, or its API constructor where
+// the module's jobs call an engine the operations do not (listenapi.API,
+// magazineapi.API), so the Lambda does not link that client. The platform
+// Lambda serves the OpenAPI snapshot (openapidoc) and mounts none.
 //
 // Adding a feature: write its package with a `Module(*platform.Deps)
 // (platform.Module, error)` that builds its services from the ports and
@@ -12,6 +15,10 @@
 package features
 
 import (
+	"net/http"
+	"time"
+
+	"github.com/lectern/lectern/shared/engines/oaichat"
 	"github.com/lectern/lectern/shared/httpapi/enginesapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/httpapi/listenapi"
@@ -20,10 +27,20 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/settingsapi"
 	"github.com/lectern/lectern/shared/httpapi/speechapi"
 	"github.com/lectern/lectern/shared/httpapi/voicesapi"
+	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/readaloud"
 )
 
 // All is every feature's module constructor.
 func All() []platform.New {
-	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module, reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, listenapi.Module, jobsapi.Module}
+	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module(visionocr.NewSteps), reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, ListenModule(), jobsapi.Module}
+}
+
+// ListenModule is listening with the podcast script job asking oaichat.
+func ListenModule() platform.New { return listenapi.Module(podcastLLM) }
+
+// podcastLLM is the LLM client the podcast script job asks.
+func podcastLLM(base, key, model string, timeout time.Duration, client *http.Client) readaloud.Chat {
+	return oaichat.New(oaichat.Config{BaseURL: base, APIKey: key, Model: model, Timeout: timeout, HTTPClient: client})
 }

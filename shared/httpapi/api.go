@@ -45,10 +45,29 @@ const DefaultMaxBody = 64 << 10
 // New builds the API on mux under /api with the platform operations
 // (/api/health, /api/version, /api/openapi.json) and the given ones.
 func New(mux *http.ServeMux, version string, log *slog.Logger, ops ...Operation) huma.API {
+	return build(mux, version, log, nil, ops)
+}
+
+// NewWithDocument is New serving document at /api/openapi.json in place of
+// the one the given operations make: the platform Lambda serves the whole
+// API's document without mounting every feature.
+func NewWithDocument(mux *http.ServeMux, version string, log *slog.Logger, document []byte, ops ...Operation) huma.API {
+	api := build(mux, version, log, document, ops)
+	mux.HandleFunc("GET /api/openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/openapi+json")
+		w.Write(document)
+	})
+	return api
+}
+
+func build(mux *http.ServeMux, version string, log *slog.Logger, document []byte, ops []Operation) huma.API {
 	cfg := huma.DefaultConfig("Lectern API", version)
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	domainSchemas(cfg.Components.Schemas)
 	cfg.OpenAPIPath = "/api/openapi"
+	if document != nil {
+		cfg.OpenAPIPath = ""
+	}
 	// The docs renderer loads scripts from a CDN and JSON Schema links add a
 	// "$schema" field to every body; neither belongs in this API.
 	cfg.DocsPath = ""

@@ -1,5 +1,5 @@
 // GENERATED FILE — do not edit. openapi-typescript (the version pinned in
-// package.json) made it from shared/app/testdata/openapi.json. After an API
+// package.json) made it from shared/httpapi/openapidoc/openapi.json. After an API
 // change: go test ./shared/app -run OpenAPISnapshot -update, then
 // npm run gen:api (in frontend/). npm run check fails while it is stale.
 

@@ -13,11 +13,11 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/lectern/lectern/shared/awsenv"
 	"github.com/lectern/lectern/shared/blob/s3blob"
 	"github.com/lectern/lectern/shared/jobs/sqsjobs"
 	"github.com/lectern/lectern/shared/platform"
@@ -37,15 +37,10 @@ func OpenAWSFromEnv(ctx context.Context, getenv func(string) string, log *slog.L
 	cfg.Mode = platform.ModeAWS
 	// Path-style S3 addresses reach an S3-compatible server on 127.0.0.1
 	// (MinIO, when infra/test.sh runs the built functions).
-	return openAWS(ctx, cfg, log, getenv("LECTERN_S3_PATH_STYLE") == "1")
+	return openAWS(cfg, log, getenv, getenv("LECTERN_S3_PATH_STYLE") == "1")
 }
 
-// OpenAWS builds DynamoDB, S3 and SQS adapters from the Lambda's credentials.
-func OpenAWS(ctx context.Context, cfg platform.Config, log *slog.Logger) (*platform.Deps, error) {
-	return openAWS(ctx, cfg, log, false)
-}
-
-func openAWS(ctx context.Context, cfg platform.Config, log *slog.Logger, s3PathStyle bool) (*platform.Deps, error) {
+func openAWS(cfg platform.Config, log *slog.Logger, getenv func(string) string, s3PathStyle bool) (*platform.Deps, error) {
 	for _, v := range []struct{ name, value string }{
 		{"LECTERN_TABLE", cfg.Table}, {"LECTERN_MEDIA_BUCKET", cfg.MediaBucket}, {"LECTERN_QUEUE_URL", cfg.QueueURL},
 	} {
@@ -53,11 +48,11 @@ func openAWS(ctx context.Context, cfg platform.Config, log *slog.Logger, s3PathS
 			return nil, fmt.Errorf("%s is not set (template.yaml sets it for every function)", v.name)
 		}
 	}
-	awsCfg, err := config.LoadDefaultConfig(ctx)
+	awsCfg, err := awsenv.Config(getenv)
 	if err != nil {
 		return nil, fmt.Errorf("aws config: %w", err)
 	}
-	db := dynamodb.NewFromConfig(awsCfg)
+	db := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) { o.BaseEndpoint = or(awsenv.Endpoint(getenv, "dynamodb"), o.BaseEndpoint) })
 	table := dynamo.New(db, cfg.Table)
 	// The voice table is shared by every instance (template.yaml's
 	// SharedVoiceTableName); features without voices run without it.
@@ -65,7 +60,10 @@ func openAWS(ctx context.Context, cfg platform.Config, log *slog.Logger, s3PathS
 	if cfg.VoiceTable != "" {
 		library = tablevoices.New(dynamo.New(db, cfg.VoiceTable))
 	}
-	s3c := s3.NewFromConfig(awsCfg, func(o *s3.Options) { o.UsePathStyle = s3PathStyle })
+	s3c := s3.NewFromConfig(awsCfg, func(o *s3.Options) {
+		o.UsePathStyle = s3PathStyle
+		o.BaseEndpoint = or(awsenv.Endpoint(getenv, "s3"), o.BaseEndpoint)
+	})
 	uploads := cfg.UploadsBucket
 	if uploads == "" {
 		uploads = cfg.MediaBucket
@@ -77,8 +75,16 @@ func openAWS(ctx context.Context, cfg platform.Config, log *slog.Logger, s3PathS
 		Table:    table,
 		Blobs:    s3blob.New(s3c, cfg.MediaBucket),
 		Uploads:  s3blob.New(s3c, uploads),
-		Jobs:     sqsjobs.New(table, sqs.NewFromConfig(awsCfg), cfg.QueueURL, time.Now),
+		Jobs:     sqsjobs.New(table, sqs.NewFromConfig(awsCfg, func(o *sqs.Options) { o.BaseEndpoint = or(awsenv.Endpoint(getenv, "sqs"), o.BaseEndpoint) }), cfg.QueueURL, time.Now),
 		Settings: settings.NewService(table, cfg.Instance),
 		Voices:   library,
 	}, nil
+}
+
+// or is the first endpoint set.
+func or(a, b *string) *string {
+	if a != nil {
+		return a
+	}
+	return b
 }

@@ -24,6 +24,21 @@ func LambdaHTTP(version string, log *slog.Logger, ops ...httpapi.Operation) func
 	return httpadapter.NewV2(httpapi.LogRequests(log, mux)).ProxyWithContext
 }
 
+// StartPlatform is the platform Lambda's main: the given features'
+// operations (health, version and job status), with document (the whole
+// API's OpenAPI document) at /api/openapi.json.
+func StartPlatform(version string, document []byte, features ...platform.New) {
+	start(func(d *platform.Deps) (any, error) {
+		modules, err := platform.Build(d, features...)
+		if err != nil {
+			return nil, err
+		}
+		mux := http.NewServeMux()
+		httpapi.NewWithDocument(mux, version, d.Log, document, platform.Operations(modules)...)
+		return httpadapter.NewV2(httpapi.LogRequests(d.Log, mux)).ProxyWithContext, nil
+	})
+}
+
 // Worker is the job worker Lambda's handler: every given module's job kinds
 // are registered, the same as in the local pool, and SQS delivers the jobs.
 func Worker(d *platform.Deps, features ...platform.New) (func(context.Context, events.SQSEvent) (events.SQSEventResponse, error), error) {

@@ -16,7 +16,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/lectern/lectern/shared/engines"
-	"github.com/lectern/lectern/shared/engines/oaichat"
 	"github.com/lectern/lectern/shared/engines/urlsafe"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
@@ -30,29 +29,46 @@ import (
 	"github.com/lectern/lectern/shared/speech/render"
 )
 
-// Module is listening: its operations and the podcast script job. The
-// renders it starts are the speech module's job.
-func Module(d *platform.Deps) (platform.Module, error) {
-	svc, pods := New(d)
-	return platform.Module{
-		Name:       "listen",
-		Operations: Operations(svc, pods),
-		Jobs:       map[string]jobs.Handler{readaloud.ScriptJobKind: pods.ScriptJob},
-	}, nil
+// DialLLM makes the client of a checked LLM endpoint. The wiring that
+// runs jobs passes oaichat's (features.All); this package does not import
+// it, so the API Lambda links no LLM client (openai-go's package
+// initialisers alone would put it over the 15 MB budget of issue 15).
+type DialLLM func(base, key, model string, timeout time.Duration, client *http.Client) readaloud.Chat
+
+// Module is listening with the podcast script job, as the local server and
+// the job worker run it; dial makes the LLM's client. The renders it
+// starts are the speech module's job.
+func Module(dial DialLLM) platform.New {
+	return func(d *platform.Deps) (platform.Module, error) {
+		svc, pods := build(d, dial)
+		return platform.Module{
+			Name:       "listen",
+			Operations: Operations(svc, pods),
+			Jobs:       map[string]jobs.Handler{readaloud.ScriptJobKind: pods.ScriptJob},
+		}, nil
+	}
 }
 
-// New builds the narration and podcast services over the platform.
-func New(d *platform.Deps) (*readaloud.Service, *readaloud.Podcasts) {
+// API is listening as its API Lambda serves it: the operations only, the
+// worker writing the scripts.
+func API(d *platform.Deps) (platform.Module, error) {
+	svc, pods := build(d, nil)
+	return platform.Module{Name: "listen", Operations: Operations(svc, pods)}, nil
+}
+
+func build(d *platform.Deps, dial DialLLM) (*readaloud.Service, *readaloud.Podcasts) {
 	svc := readaloud.NewService(issues.NewRepo(d.Table, d.Clock), review.New(d.Table, d.Clock), speechapi.NewRenderService(d))
-	return svc, readaloud.NewPodcasts(svc, d.Table, d.Jobs, settingsLLM(d), d.Clock)
+	return svc, readaloud.NewPodcasts(svc, d.Table, d.Jobs, settingsLLM(d, dial), d.Clock)
 }
 
-// llmTimeout bounds one LLM call: a long script is a long answer.
-const llmTimeout = 3 * time.Minute
+// LLMTimeout bounds one LLM call: a long script is a long answer.
+const LLMTimeout = 3 * time.Minute
 
 // settingsLLM is the LLM from the current Settings, its URL checked before
 // it is called (and again at every dial), as the OCR chain's engines are.
-func settingsLLM(d *platform.Deps) func(context.Context) (readaloud.Chat, error) {
+// Without dial (the API Lambda) the check is all it does: StartScript
+// settles the mode from it, and the chat it answers refuses to be asked.
+func settingsLLM(d *platform.Deps, dial DialLLM) func(context.Context) (readaloud.Chat, error) {
 	return func(ctx context.Context) (readaloud.Chat, error) {
 		s, err := d.Settings.Load(ctx)
 		if err != nil {
@@ -69,8 +85,18 @@ func settingsLLM(d *platform.Deps) func(context.Context) (readaloud.Chat, error)
 		if _, err := policy.Check(ctx, base); err != nil {
 			return nil, fmt.Errorf("%w: llm_url is refused: %v", readaloud.ErrInvalid, err)
 		}
-		return oaichat.New(oaichat.Config{BaseURL: base, APIKey: s.LLMAPIKey, Model: s.LLMModel, Timeout: llmTimeout, HTTPClient: policy.HTTPClient(0)}), nil
+		if dial == nil {
+			return workerOnly{}, nil
+		}
+		return dial(base, s.LLMAPIKey, s.LLMModel, LLMTimeout, policy.HTTPClient(0)), nil
 	}
+}
+
+// workerOnly is the LLM where scripts are not written (the API Lambda).
+type workerOnly struct{}
+
+func (workerOnly) ChatJSON(context.Context, string, string) (string, error) {
+	return "", fmt.Errorf("%w: podcast scripts are written by the job worker, not this function", readaloud.ErrLLM)
 }
 
 // Operations lists the listen operations.

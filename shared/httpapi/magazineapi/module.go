@@ -10,7 +10,6 @@ import (
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pipeline"
-	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/review"
 	"github.com/lectern/lectern/statemachines"
@@ -25,15 +24,20 @@ type Parts struct {
 	log    *slog.Logger
 }
 
-// New builds the magazine feature. Locally an upload queues the ingest job,
-// which walks the state machine in-process; in AWS the S3 upload event starts
-// Step Functions on the same definition.
-func New(d *platform.Deps) (*Parts, error) {
-	steps := visionocr.NewSteps(d)
+// New builds the magazine feature over the ingest steps (visionocr's, whose
+// Recognize reads with the vision engines). Locally an upload queues the
+// ingest job, which walks the state machine in-process; in AWS the S3
+// upload event starts Step Functions on the same definition.
+func New(d *platform.Deps, steps *pipeline.Steps) (*Parts, error) {
 	ingest, err := pipeline.NewIngest(statemachines.Ingest(), steps)
 	if err != nil {
 		return nil, err
 	}
+	return &Parts{Issues: newIssues(d, steps), Steps: steps, Ingest: ingest, log: d.Log}, nil
+}
+
+// newIssues is the issues workflow over the steps' records.
+func newIssues(d *platform.Deps, steps *pipeline.Steps) *issues.Service {
 	// Refinement is a review change: conditional page writes with the
 	// revision and undo rules of every other edit.
 	refine := review.NewEditor(review.New(d.Table, d.Clock), steps.Pages)
@@ -51,16 +55,29 @@ func New(d *platform.Deps) (*Parts, error) {
 			return err
 		}
 	}
-	return &Parts{Issues: svc, Steps: steps, Ingest: ingest, log: d.Log}, nil
+	return svc
 }
 
-// Module is the magazine feature as a module.
-func Module(d *platform.Deps) (platform.Module, error) {
-	p, err := New(d)
-	if err != nil {
-		return platform.Module{}, err
+// Module is the magazine feature with its jobs, as the local server and
+// the job worker run it; steps makes the ingest steps (visionocr.NewSteps).
+// This package does not import visionocr, so the API Lambda links no vision
+// client (openai-go's package initialisers alone would put it over the
+// 15 MB budget of issue 15).
+func Module(steps func(*platform.Deps) *pipeline.Steps) platform.New {
+	return func(d *platform.Deps) (platform.Module, error) {
+		p, err := New(d, steps(d))
+		if err != nil {
+			return platform.Module{}, err
+		}
+		return p.Module(), nil
 	}
-	return p.Module(), nil
+}
+
+// API is the magazine feature as its API Lambda serves it: the operations
+// only. Step Functions ingests and the worker refines figures, so the steps
+// have no OCR chain.
+func API(d *platform.Deps) (platform.Module, error) {
+	return platform.Module{Name: "magazine", Operations: Operations(newIssues(d, pipeline.NewSteps(d)))}, nil
 }
 
 // Module offers the magazine operations and the ingest and figure
