@@ -32,8 +32,10 @@
 //     a paragraph that does not reopen it is flagged Unclosed and ends at
 //     the end of its paragraph's text, never merged into the text that
 //     follows. A closing mark with no quotation open is narration.
-//   - Paragraphs are separated by blank lines; in a chapter with no blank
-//     line, every line is a paragraph.
+//   - Paragraphs are told per chapter: by blank lines in hard-wrapped text
+//     (and in book.ParseEPUB's text); one a line where lines are whole
+//     paragraphs that mostly follow each other without a blank line; by
+//     indentation in hard-wrapped text without blank lines.
 //
 // Span ids are "c<chapter>-s<n>": the chapter's index (two digits at least)
 // and the span's position in the chapter (four digits at least), both from 0,

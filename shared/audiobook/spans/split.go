@@ -155,63 +155,98 @@ type para struct {
 	indented   bool
 }
 
-// paragraphs finds the paragraphs of s. When s has a blank line anywhere,
-// paragraphs are separated by blank lines (hard-wrapped text, our EPUB
-// text); otherwise every line is a paragraph.
+// textLine is one line of a chapter: [first, last) its text without the
+// spaces around it (first == last on a blank line), indented when spaces
+// come before it.
+type textLine struct {
+	first, last int
+	indented    bool
+}
+
+func (l textLine) blank() bool { return l.first == l.last }
+
+// How paragraphs are told apart in a chapter.
+const (
+	byBlankLine = iota // hard-wrapped text, our EPUB text
+	byLine             // one paragraph a line
+	byIndent           // hard-wrapped, no blank lines, paragraphs indented
+)
+
+// paragraphMode decides how a chapter marks its paragraphs: by blank lines
+// unless its lines are whole paragraphs (long, or ending a sentence) that
+// mostly follow each other with no blank line between; with no blank line
+// at all, by indentation when hard-wrapped lines are indented, else one a
+// line.
+func paragraphMode(s string, ls []textLine) int {
+	nonBlank, long, ends, soft, blanks := 0, 0, 0, 0, 0
+	for k, l := range ls {
+		if l.blank() {
+			if k > 0 && !ls[k-1].blank() {
+				blanks++
+			}
+			continue
+		}
+		nonBlank++
+		if l.last-l.first > 100 {
+			long++
+		}
+		if r, _ := utf8.DecodeLastRuneInString(s[l.first:l.last]); strings.ContainsRune(`.!?:;"'”’)—_`, r) {
+			ends++
+		}
+		if k > 0 && !ls[k-1].blank() {
+			soft++
+		}
+	}
+	wholeLines := long*5 >= nonBlank || ends*10 >= nonBlank*6
+	indented := 0
+	for _, l := range ls {
+		if l.indented && !l.blank() {
+			indented++
+		}
+	}
+	switch {
+	case blanks > 0 && (soft <= blanks || !wholeLines):
+		return byBlankLine
+	case blanks == 0 && !wholeLines && indented >= 2:
+		return byIndent
+	}
+	return byLine
+}
+
+// paragraphs finds the paragraphs of chapter text s (see paragraphMode).
 func paragraphs(s string) []para {
-	blank := hasBlankLine(s)
+	var ls []textLine
+	for at := 0; at <= len(s); {
+		end := len(s)
+		if nl := strings.IndexByte(s[at:], '\n'); nl >= 0 {
+			end = at + nl
+		}
+		line := s[at:end]
+		trimmed := strings.TrimSpace(line)
+		first := at + strings.Index(line, trimmed)
+		ls = append(ls, textLine{first: first, last: first + len(trimmed), indented: first > at})
+		at = end + 1
+	}
+	mode := paragraphMode(s, ls)
 	var out []para
 	cur := para{start: -1}
-	lineStart := 0
-	for lineStart <= len(s) {
-		nl := strings.IndexByte(s[lineStart:], '\n')
-		lineEnd := len(s)
-		if nl >= 0 {
-			lineEnd = lineStart + nl
+	for _, l := range ls {
+		if cur.start >= 0 && (l.blank() || mode == byLine || (mode == byIndent && l.indented)) {
+			out = append(out, cur)
+			cur = para{start: -1}
 		}
-		line := s[lineStart:lineEnd]
-		trimmed := strings.TrimSpace(line)
-		if trimmed == "" {
-			if cur.start >= 0 {
-				out = append(out, cur)
-				cur = para{start: -1}
-			}
-		} else {
-			first := lineStart + strings.Index(line, trimmed)
-			last := first + len(trimmed)
-			if cur.start < 0 {
-				cur = para{start: first, end: last, indented: first > lineStart}
-			} else {
-				cur.end = last
-			}
-			if !blank {
-				out = append(out, cur)
-				cur = para{start: -1}
-			}
+		if l.blank() {
+			continue
 		}
-		if nl < 0 {
-			break
+		if cur.start < 0 {
+			cur = para{start: l.first, indented: l.indented}
 		}
-		lineStart = lineEnd + 1
+		cur.end = l.last
 	}
 	if cur.start >= 0 {
 		out = append(out, cur)
 	}
 	return out
-}
-
-func hasBlankLine(s string) bool {
-	for i := strings.IndexByte(s, '\n'); i >= 0; {
-		j := strings.IndexByte(s[i+1:], '\n')
-		if j < 0 {
-			return false
-		}
-		if strings.TrimSpace(s[i+1:i+1+j]) == "" {
-			return true
-		}
-		i = i + 1 + j
-	}
-	return false
 }
 
 // dialogue is one quotation's stretch within a paragraph.
