@@ -30,9 +30,8 @@ type toolset struct {
 	tools func(d deps) []Tool
 }
 
-// toolsets lists each toolset with the constructors of its tools, in the
-// order tools/list shows them. Audiobook and characters join when their
-// features land.
+// toolsets lists each toolset with the constructors of its tools.
+// Audiobook and characters join when their features land.
 func toolsets() []toolset {
 	return []toolset{
 		{ToolsetMagazine, magazineTools},

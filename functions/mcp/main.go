@@ -1,0 +1,57 @@
+// Command mcp is the Lambda serving lectern_mcp over streamable HTTP at
+// POST /mcp, behind the API's authorizer: stateless JSON answers, each
+// caller's bearer token forwarded to the Lectern API it calls. It links no
+// feature package: every tool is a call to the HTTP API.
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/shared/mcpserver"
+)
+
+// wait bounds how long a tool follows ingest or a job: API Gateway ends
+// every request at 30 s, so a longer one answers "still running".
+const wait = 20 * time.Second
+
+func main() {
+	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	h, err := handler(os.Getenv, log)
+	if err != nil {
+		log.Error("start", "err", err)
+		os.Exit(1)
+	}
+	lambda.Start(h)
+}
+
+// handler serves /mcp. LECTERN_API_URL names the API to call; empty is the
+// API the request came through (its own host), which the template cannot
+// name without a dependency cycle. LECTERN_WEB_URL is the web app, where
+// engine keys are set.
+func handler(getenv func(string) string, log *slog.Logger) (func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error), error) {
+	base, sameHost := getenv("LECTERN_API_URL"), false
+	if base == "" {
+		base, sameHost = "https://lectern.invalid", true // replaced by each request's host
+	}
+	api, err := mcpserver.NewClient(base, "", nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	opts := mcpserver.Options{Version: lectern.Version(), Log: log, WebURL: getenv("LECTERN_WEB_URL"), Wait: wait}
+	h, err := mcpserver.HTTPHandler(api, opts, mcpserver.HTTPOptions{Stateless: true, ForwardAuth: true, SameHost: sameHost})
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	return httpadapter.NewV2(mux).ProxyWithContext, nil
+}
