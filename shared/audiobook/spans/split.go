@@ -25,6 +25,7 @@ const (
 	closes                // closes one
 	either                // opens when none is open, else closes (a straight mark between two non-spaces)
 	weakClose             // single mode: after a letter (dogs' tails, o' the); closes only when nothing better does
+	elided                // single mode: before an elision ('tis, 'em); opens only speech that a mark then closes
 )
 
 // maxEmbedded bounds how many embedded paragraphs (verse, an address, a
@@ -107,8 +108,11 @@ func classify(s string, i, para int, m rune, fam family) role {
 		}
 		return either
 	case '‘':
-		if word(prev) || leadingElision(after) {
+		switch {
+		case word(prev):
 			return none
+		case leadingElision(after):
+			return elided
 		}
 		return opens
 	}
@@ -118,7 +122,10 @@ func classify(s string, i, para int, m rune, fam family) role {
 	case wp && wn:
 		return none // don't, o'clock
 	case !wp && leadingElision(after):
-		return none // 'tis, ''Tis (the second), ’em, '45
+		if sp && m == '\'' {
+			return elided // 'Tis at a word's start: an elision, or speech beginning with one
+		}
+		return none // ''Tis (the second), ’em, '45
 	case wp:
 		return weakClose // dogs' tails, o' the, goin'
 	case sp:
@@ -333,8 +340,10 @@ func read(ms []mark, st state) ([]dialogue, state) {
 	var out []dialogue
 	for k, m := range ms {
 		switch {
-		case !st.open && (m.role == opens || m.role == either):
+		case !st.open && (m.role == opens || m.role == either || (m.role == elided && closedLater(ms[k+1:]))):
 			st = state{open: true, cur: dialogue{start: m.at}, depth: 1, weak: -1, nested: -1}
+		case m.role == elided:
+			// an elision in narration, or inside speech
 		case !st.open:
 			// an orphan closing mark: narration
 		case m.role == closes || m.role == either:
@@ -392,6 +401,21 @@ func withoutLineOpenings(s string, p para, ms []mark) []mark {
 		out = append(out, m)
 	}
 	return out
+}
+
+// closedLater reports whether the next mark that opens or closes, in the
+// rest of a paragraph's marks, closes: then a mark before an elision
+// opened speech ('Tis true,' said he).
+func closedLater(rest []mark) bool {
+	for _, m := range rest {
+		switch m.role {
+		case closes, either:
+			return true
+		case opens:
+			return false
+		}
+	}
+	return false
 }
 
 // scan finds the dialogue stretches of chapter text s.
@@ -462,19 +486,12 @@ func scan(s string, fam family) []dialogue {
 // quotations that open and then close in the same paragraph (doubles win a
 // tie), so nested quotes of the other family stay inside.
 func familyOf(text string) family {
+	ps := paragraphs(text)
 	count := func(fam family) int {
 		n := 0
-		for _, p := range paragraphs(text) {
-			open := false
-			for _, m := range marksIn(text, p, fam) {
-				switch {
-				case m.role == opens || (m.role == either && !open):
-					open = true
-				case open && (m.role == closes || m.role == either):
-					n++
-					open = false
-				}
-			}
+		for _, p := range ps {
+			got, _ := read(marksIn(text, p, fam), state{weak: -1, nested: -1})
+			n += len(got)
 		}
 		return n
 	}
