@@ -43,35 +43,50 @@ if [ -z "${LECTERN_SAMPLE_DATA:-}" ] && [ -d ../shared/data ]; then
 fi
 echo "sample data: ${LECTERN_SAMPLE_DATA:-absent (evaluation tests will skip)}"
 
-section "Go tests (go test -race ./...; the evaluations without -race)"
+section "Go tests (go test -race; the pipeline-heavy packages and the evaluations without it)"
 # go test's exit code is kept; the gate (infra/gotest-summary.py, infra/gate.json)
 # also fails runs that it exits 0 or 1 for without a failed test to show: panics,
 # timeouts, os.Exit, unlisted skips, missing contract suites, too few tests.
-# The evaluations (TestEval*, TestScanTextLayer: real PDFs and scans through the
-# whole pipeline) run in a second pass without -race: under it they took 8 of
-# the run's 10 minutes, while the same pipeline code runs under -race in the
-# other shared/app tests. Each pass is judged by the gate on its own.
-# The two passes run at once: the -race pass alone leaves a core idle about a
-# third of the time (tests waiting on engines, processes and jobs), which the
-# evaluations fill; run one after the other they took 2 minutes more.
+# Three passes run at once, each judged by the gate:
+# - the evaluations (TestEval*, TestScanTextLayer: real PDFs and scans through
+#   the whole pipeline), without -race;
+# - shared/app, shared/pipeline and cmd/lectern, whose tests ingest real PDFs:
+#   without -race, where they take 20 s (pipeline), 16 s (lectern) and about a
+#   minute (app) instead of 344, 123 and 357 s, the run's critical path; then
+#   their tests of concurrent work (the local runner's page Map, jobs beside
+#   edits, the worker, a killed upload, racing executions: $race_heavy) again
+#   under -race;
+# - every other package under -race (the store, blob, jobs and voices ports,
+#   the ASL runner and LocalStack's Step Functions, the HTTP layer).
 evals='^(TestEval|TestScanTextLayer)'
+heavy=(github.com/lectern/lectern/shared/app github.com/lectern/lectern/shared/pipeline github.com/lectern/lectern/cmd/lectern)
+race_heavy='^(TestMagazineIngestEndToEnd|TestListenWhileRendering|TestWorkerRunsEveryRegisteredKind|TestRefineFiguresKeepsEditsAndHandPlacedBoxes|TestEveryPageEditHonoursIfMatch|TestKilledUploadLeavesNothingStuck|TestServeAnswersThenShutsDownGracefully|TestPrepareTwiceOnTheSameUpload|TestPrepareRaceHasOneWinner|TestDuplicateExecutionEndsAlreadyStarted|TestIngestRunsTheDefinitionOverTheSteps)$'
 eval_exit=0
 # shared/pdf and shared/pipeline hold evaluations too: every sample page cut
-# out on its own renders and ingests as in the whole file (over 8 minutes
-# under -race). shared/audiobook/book and spans read the PDNC novels (books/).
+# out on its own renders and ingests as in the whole file. shared/audiobook/book
+# and spans read the PDNC novels (books/).
 go test -count=1 -timeout 30m -run "$evals" -json ./shared/app ./shared/pdf ./shared/pipeline \
   ./shared/audiobook/book ./shared/audiobook/spans > "$LECTERN_STATE/go-eval.json" &
 eval_pid=$!
-# shared/pipeline (two minutes under -race) has a go test of its own from the
-# start: in the one run of ./... it came last and ran alone at the end.
-pipeline=github.com/lectern/lectern/shared/pipeline
-go test -count=1 -race -timeout 30m -skip "$evals" -json "$pipeline" > "$LECTERN_STATE/go-test-pipeline.json" &
-pipeline_pid=$!
 go_exit=0
-go test -count=1 -race -timeout 30m -skip "$evals" -json $(go list ./... | grep -vx "$pipeline") \
+{ rc=0
+  go test -count=1 -timeout 30m -skip "$evals" -json "${heavy[@]}" > "$LECTERN_STATE/go-test-heavy.json" || rc=$?
+  go test -count=1 -race -timeout 30m -run "$race_heavy" -json "${heavy[@]}" > "$LECTERN_STATE/go-test-heavy-race.json" || rc=$?
+  # A renamed test would leave the -race selection silently smaller.
+  python3 - "$race_heavy" "$LECTERN_STATE/go-test-heavy-race.json" <<'PY' || rc=1
+import json, sys
+want = set(sys.argv[1].strip("^$()").split("|"))
+ran = {e["Test"] for e in map(json.loads, open(sys.argv[2])) if e.get("Action") == "run" and "/" not in e.get("Test", "/")}
+if want - ran:
+    sys.exit(f"the -race selection names tests that did not run: {sorted(want - ran)}")
+PY
+  exit $rc
+} &
+heavy_pid=$!
+go test -count=1 -race -timeout 30m -skip "$evals" -json $(go list ./... | grep -vxF "$(printf '%s\n' "${heavy[@]}")") \
   > "$LECTERN_STATE/go-test-rest.json" || go_exit=$?
-wait "$pipeline_pid" || go_exit=$?
-cat "$LECTERN_STATE/go-test-rest.json" "$LECTERN_STATE/go-test-pipeline.json" > "$LECTERN_STATE/go-test.json"
+wait "$heavy_pid" || go_exit=$?
+cat "$LECTERN_STATE/go-test-rest.json" "$LECTERN_STATE/go-test-heavy.json" "$LECTERN_STATE/go-test-heavy-race.json" > "$LECTERN_STATE/go-test.json"
 wait "$eval_pid" || eval_exit=$?
 gate_exit=0
 python3 infra/gotest-summary.py --gate infra/gate.json --min-tests 1250 --go-exit "$go_exit" \
