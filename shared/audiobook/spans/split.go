@@ -266,6 +266,9 @@ type dialogue struct {
 type mark struct {
 	at, size int
 	role     role
+	// lower: a single mark before a small letter, which inside speech is
+	// an elision the list does not know ('osses, 'alf), not a quotation.
+	lower bool
 }
 
 // marksIn lists the marks of family fam in paragraph p of s.
@@ -281,7 +284,8 @@ func marksIn(s string, p para, fam family) []mark {
 			continue
 		}
 		if ro := classify(s, i, p.start, r, fam); ro != none {
-			out = append(out, mark{at: i, size: n, role: ro})
+			next, _ := utf8.DecodeRuneInString(strings.TrimLeft(s[i+n:], "_*"))
+			out = append(out, mark{at: i, size: n, role: ro, lower: fam == singles && unicode.IsLower(next)})
 		}
 		i += n - 1
 	}
@@ -361,6 +365,8 @@ func read(ms []mark, st state) ([]dialogue, state) {
 			st.cur.end = st.weak
 			out = append(out, st.cur)
 			st = state{open: true, cur: dialogue{start: m.at}, depth: 1, weak: -1, nested: -1}
+		case m.role == opens && m.lower:
+			// an elision inside speech
 		case m.role == opens:
 			// A quotation inside the quotation with the same marks, or a
 			// quotation that was never closed: told apart at the end of
@@ -401,6 +407,29 @@ func withoutLineOpenings(s string, p para, ms []mark) []mark {
 		out = append(out, m)
 	}
 	return out
+}
+
+// speechVerbs are the verbs of speech tags ("he said", "cried the Rat").
+var speechVerbs = map[string]bool{
+	"said": true, "says": true, "say": true, "asked": true, "asks": true, "cried": true, "replied": true,
+	"answered": true, "shouted": true, "whispered": true, "muttered": true, "exclaimed": true, "called": true,
+	"added": true, "began": true, "continued": true, "remarked": true, "observed": true, "repeated": true,
+	"thought": true, "returned": true, "rejoined": true, "inquired": true, "enquired": true, "murmured": true,
+	"screamed": true, "yelled": true, "sighed": true, "laughed": true, "snapped": true, "retorted": true,
+	"declared": true, "demanded": true, "interrupted": true, "suggested": true, "explained": true,
+	"agreed": true, "roared": true, "growled": true, "pleaded": true, "begged": true, "went": true,
+}
+
+// tagFollows reports whether text after a closing candidate starts with a
+// speech tag: a speech verb among its first three words.
+func tagFollows(rest string) bool {
+	ws := strings.Fields(rest[:min(len(rest), 60)])
+	for k := 0; k < len(ws) && k < 3; k++ {
+		if speechVerbs[strings.ToLower(strings.TrimFunc(ws[k], func(r rune) bool { return !unicode.IsLetter(r) }))] {
+			return true
+		}
+	}
+	return false
 }
 
 // closedLater reports whether the next mark that opens or closes, in the
@@ -453,6 +482,10 @@ func scan(s string, fam family) []dialogue {
 			switch {
 			case pi < embedEnd:
 				cur.end, cur.continues, carry = p.end, true, true
+			case end.weak >= 0 && end.depth == 1 && tagFollows(s[end.weak:p.end]):
+				// 'I saw the dogs' he said.: closed before the tag even
+				// when the next paragraph opens with a mark.
+				cur.end = end.weak
 			case pi+1 < len(ps) && reopens(s, ps[pi+1], fam):
 				cur.end, cur.continues, carry = p.end, true, true
 			case end.weak >= 0 && end.depth == 1:
