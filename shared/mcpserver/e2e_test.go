@@ -418,4 +418,29 @@ func readResources(t *testing.T, s *session, issueID, articleID, voiceID string)
 	if _, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "lectern://issues/zzzz99999999"}); err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Errorf("a missing issue read = %v, want not found", err)
 	}
+
+	// The templates' arguments complete by prefix.
+	for _, tc := range []struct {
+		uri, arg, value string
+		context         map[string]string
+		want            string
+	}{
+		{"lectern://issues/{id}", "id", issueID[:3], nil, issueID},
+		{"lectern://issues/{id}/articles/{article}/text", "article", "", map[string]string{"id": issueID}, articleID},
+		{"lectern://voices/{id}", "id", voiceID[:len(voiceID)-2], nil, voiceID},
+		{"lectern://issues/{id}", "id", "zzz", nil, ""},
+	} {
+		params := &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: tc.uri}, Argument: mcp.CompleteParamsArgument{Name: tc.arg, Value: tc.value}}
+		if tc.context != nil {
+			params.Context = &mcp.CompleteContext{Arguments: tc.context}
+		}
+		res, err := s.cs.Complete(ctx, params)
+		if err != nil {
+			t.Errorf("complete %s %s=%q: %v", tc.uri, tc.arg, tc.value, err)
+			continue
+		}
+		if got := strings.Join(res.Completion.Values, " "); (tc.want == "" && got != "") || !strings.Contains(got, tc.want) {
+			t.Errorf("complete %s %s=%q = %q, want %q", tc.uri, tc.arg, tc.value, got, tc.want)
+		}
+	}
 }

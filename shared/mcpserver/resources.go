@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -81,4 +83,69 @@ func read(re *regexp.Regexp, mime string, fetch func(context.Context, []string) 
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: text}}}, nil
 	}
+}
+
+// maxCompletions is the protocol's limit on completion values per answer.
+const maxCompletions = 100
+
+// completer completes the resource templates' arguments: issue ids, an
+// issue's article ids (the issue given in the context) and voice ids, each
+// by prefix. Anything else (prompts: this server has none) completes to
+// nothing.
+func completer(d deps) func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	return func(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+		p := req.Params
+		var ids []string
+		var err error
+		if p.Ref != nil && p.Ref.Type == "ref/resource" {
+			ids, err = completionIDs(ctx, d, p.Ref.URI, p.Argument.Name, p.Context)
+		}
+		if err != nil {
+			return nil, errors.New(ErrorText(err))
+		}
+		var values []string
+		for _, id := range ids {
+			if strings.HasPrefix(id, p.Argument.Value) {
+				values = append(values, id)
+			}
+		}
+		res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: nonNil(values), Total: len(values)}}
+		if len(values) > maxCompletions {
+			res.Completion.Values, res.Completion.HasMore = values[:maxCompletions], true
+		}
+		return res, nil
+	}
+}
+
+func completionIDs(ctx context.Context, d deps, uri, arg string, cc *mcp.CompleteContext) ([]string, error) {
+	var ids []string
+	switch {
+	case strings.HasPrefix(uri, "lectern://issues/{id}") && arg == "id":
+		var out struct {
+			Issues []issue `json:"issues"`
+		}
+		if err := d.api.get(ctx, "/api/magazine", nil, &out); err != nil {
+			return nil, err
+		}
+		for _, is := range out.Issues {
+			ids = append(ids, is.ID)
+		}
+	case uri == "lectern://issues/{id}/articles/{article}/text" && arg == "article" && cc != nil && cc.Arguments["id"] != "":
+		arts, err := articles(ctx, d.api, cc.Arguments["id"])
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range arts {
+			ids = append(ids, a.ID)
+		}
+	case uri == "lectern://voices/{id}" && arg == "id":
+		var page Page[voice]
+		if err := d.api.get(ctx, "/api/voices", url.Values{"limit": {"100"}}, &page); err != nil {
+			return nil, err
+		}
+		for _, v := range page.Items {
+			ids = append(ids, v.ID)
+		}
+	}
+	return ids, nil
 }

@@ -124,10 +124,11 @@ func New(api *Client, opts Options) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "Lectern", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: "Lectern: magazine issues (ingest, review, articles), the shared voice library and engine cards. " +
 			"Tools are named lectern_<verb>_<noun>; list tools answer pages (limit, offset); every tool takes response_format markdown or json.",
-		Logger:       opts.Log,
-		HasTools:     true,
-		HasResources: true,
-		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}},
+		Logger:            opts.Log,
+		HasTools:          true,
+		HasResources:      true,
+		Capabilities:      &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Completions: &mcp.CompletionCapabilities{}},
+		CompletionHandler: completer(deps{api: api, opts: opts, log: opts.Log}),
 	})
 	for _, t := range tools {
 		s.AddTool(t.Def, t.Handler)
