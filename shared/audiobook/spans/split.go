@@ -180,12 +180,12 @@ const (
 )
 
 // paragraphMode decides how a chapter marks its paragraphs: by blank lines
-// unless its lines are whole paragraphs (long, or ending a sentence) that
-// mostly follow each other with no blank line between; with no blank line
-// at all, by indentation when hard-wrapped lines are indented, else one a
-// line.
+// unless its lines are whole paragraphs (a fifth of them or more longer
+// than hard-wrapped text or verse has) that mostly follow each other with
+// no blank line between; with no blank line at all, by indentation when
+// hard-wrapped lines are indented, else one a line.
 func paragraphMode(s string, ls []textLine) int {
-	nonBlank, long, ends, soft, blanks := 0, 0, 0, 0, 0
+	nonBlank, long, soft, blanks := 0, 0, 0, 0
 	for k, l := range ls {
 		if l.blank() {
 			if k > 0 && !ls[k-1].blank() {
@@ -197,14 +197,11 @@ func paragraphMode(s string, ls []textLine) int {
 		if l.last-l.first > 100 {
 			long++
 		}
-		if r, _ := utf8.DecodeLastRuneInString(s[l.first:l.last]); strings.ContainsRune(`.!?:;"'”’)—_`, r) {
-			ends++
-		}
 		if k > 0 && !ls[k-1].blank() {
 			soft++
 		}
 	}
-	wholeLines := long*5 >= nonBlank || ends*10 >= nonBlank*6
+	wholeLines := long*5 >= nonBlank
 	indented := 0
 	for _, l := range ls {
 		if l.indented && !l.blank() {
