@@ -36,11 +36,7 @@ const maxEmbedded = 8
 // isMark reports whether s begins with a quotation mark of either family.
 func isMark(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
-	switch r {
-	case '"', '\'', '“', '”', '‘', '’':
-		return true
-	}
-	return false
+	return isMarkRune(r)
 }
 
 // leadingElisions are words written with an apostrophe in front: a single
@@ -103,7 +99,7 @@ func classify(s string, i, para int, m rune, fam family) role {
 			return closes // word" said, ," he, --" and
 		case sp || strings.ContainsRune("([{", prev):
 			return opens
-		case !word(next) && !strings.ContainsRune("_*([{'‘…", next):
+		case !word(next) && !strings.ContainsRune("([{'‘…", next):
 			return closes // "Yes", "No!"--
 		}
 		return either
@@ -184,7 +180,7 @@ const (
 // than hard-wrapped text or verse has) that mostly follow each other with
 // no blank line between; with no blank line at all, by indentation when
 // hard-wrapped lines are indented, else one a line.
-func paragraphMode(s string, ls []textLine) int {
+func paragraphMode(ls []textLine) int {
 	nonBlank, long, soft, blanks := 0, 0, 0, 0
 	for k, l := range ls {
 		if l.blank() {
@@ -231,7 +227,7 @@ func paragraphs(s string) []para {
 		ls = append(ls, textLine{first: first, last: first + len(trimmed), indented: first > at})
 		at = end + 1
 	}
-	mode := paragraphMode(s, ls)
+	mode := paragraphMode(ls)
 	var out []para
 	cur := para{start: -1}
 	for _, l := range ls {
@@ -308,7 +304,7 @@ func embedded(s string, ps []para, i int, fam family) int {
 		ms := marksIn(s, ps[j], fam)
 		first := role(none)
 		for _, m := range ms {
-			if m.role != weakClose {
+			if m.role != weakClose && m.role != elided {
 				first = m.role
 				break
 			}
