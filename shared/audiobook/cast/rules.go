@@ -124,12 +124,8 @@ func (d *doc) antecedent(ci *castIndex, att []Attribution, i int, g string) stri
 	l := d.lines[i]
 	floor := l.Span.Start - pronounReach
 	fits := func(name string) bool {
-		for _, c := range ci.chars {
-			if c.Name == name {
-				return c.Gender == g
-			}
-		}
-		return false
+		c, ok := ci.byKey[normKey(name)]
+		return ok && ci.chars[c].Gender == g
 	}
 	bestPos, best := -1, ""
 	for j := i - 1; j >= 0 && d.lines[j].Span.Start >= floor && d.lines[j].Span.Chapter == l.Span.Chapter; j-- {
@@ -223,7 +219,8 @@ func (d *doc) asideBytes(a, b int) int {
 
 // aside reports whether line i stands in parentheses.
 func (d *doc) aside(i int) bool {
-	s := strings.TrimRight(d.text[:d.lines[i].Span.Start], " \t\r\n")
+	start := d.lines[i].Span.Start
+	s := strings.TrimRight(d.text[max(0, start-64):start], " \t\r\n")
 	return strings.HasSuffix(s, "(")
 }
 
