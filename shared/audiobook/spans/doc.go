@@ -9,12 +9,17 @@
 // Quote rules, decided once per book (see Split):
 //
 //   - The book's dialogue mark is double (" “ ”) or single (' ‘ ’), whichever
-//     opens more quotations; marks of the other kind are nested quotes and
-//     stay inside the dialogue span around them.
+//     gives more quotations that open and close within a paragraph (double
+//     on a tie); marks of the other kind are nested quotes and stay inside
+//     the dialogue span around them.
 //   - A single mark is told apart from an apostrophe or elision by what is
-//     around it: between letters (don't), a leading elision ('tis, 'em, 'n'),
-//     or after a letter with no closing punctuation (dogs' tails, o' the) is
-//     not a quotation mark unless nothing else can close the quotation.
+//     around it (italics' _ and * looked through): between letters (don't)
+//     it is an apostrophe; before a known elision ('tis, 'em, 'n') it opens
+//     speech only when the next mark in the paragraph closes it ('Tis true,'
+//     said he), and inside speech, a mark before a small letter is an
+//     elision too ('osses); after a letter (dogs' tails, o' the, goin') it
+//     closes only when nothing else does: at the paragraph's end, before a
+//     speech tag ('I saw the dogs' he said.) or before the next opening.
 //   - A dialogue span covers its opening and closing marks.
 //   - A quotation that runs over several paragraphs, each new paragraph
 //     reopening with a mark, is one dialogue span per paragraph: the

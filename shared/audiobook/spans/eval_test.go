@@ -150,8 +150,20 @@ func TestEvalAliceSpans(t *testing.T) {
 			t.Errorf("%s not recovered: %s\n  text: %q", g, why, b.Text[max(0, p.start-40):min(len(b.Text), groups[g][len(groups[g])-1].end+40)])
 		}
 	}
-	t.Logf("PDNC Alice: %d of %d annotated quotations recovered as whole dialogue spans (%d quotations judged with the one before: %d); %d dialogue spans, %d of them unannotated",
-		recovered, len(order), len(aliceJoined), len(quotes), dialogueSpans, dialogueSpans-len(annotated))
+	unclosed, continues := 0, 0
+	for _, sp := range spans {
+		if sp.Unclosed {
+			unclosed++
+		}
+		if sp.Continues {
+			continues++
+		}
+	}
+	if len(order) == 0 {
+		t.Fatal("no annotated quotation read")
+	}
+	t.Logf("PDNC Alice: %d annotated quotations judged as %d (%d share one pair of marks with the quotation before and are judged with it): %d of %d recovered as whole dialogue spans; %d spans, %d dialogue (%d touch no annotated quotation, %d continue in the next, %d unclosed)",
+		len(quotes), len(order), len(aliceJoined), recovered, len(order), len(spans), dialogueSpans, dialogueSpans-len(annotated), continues, unclosed)
 }
 
 // trimPart trims white space and quotation marks from both ends of a part.
