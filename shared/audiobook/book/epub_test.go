@@ -10,7 +10,7 @@ import (
 
 // epubOf zips files into an EPUB, mimetype first and stored as the format
 // asks.
-func epubOf(t *testing.T, files map[string]string) []byte {
+func epubOf(t testing.TB, files map[string]string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

@@ -84,14 +84,6 @@ func decodeLatin1(data []byte) string {
 }
 
 var (
-	// gutenbergStart: the line after which the book begins, newest first:
-	// "*** START OF THE PROJECT GUTENBERG EBOOK X ***", "***START OF THIS
-	// PROJECT GUTENBERG EBOOK", and the 1990s "*END*THE SMALL PRINT!".
-	gutenbergStart = regexp.MustCompile(`(?im)^[ \t]*\*{3}[ \t]*START OF (?:THE |THIS )?PROJECT GUTENBERG.*$|^[ \t]*\*END\*THE SMALL PRINT!.*$`)
-	// gutenbergEnd: the first line of the footer: "*** END OF THE PROJECT
-	// GUTENBERG EBOOK", "End of the Project Gutenberg EBook of X", "End of
-	// Project Gutenberg's X".
-	gutenbergEnd = regexp.MustCompile(`(?im)^[ \t]*(?:\*{3}[ \t]*END OF (?:THE |THIS )?PROJECT GUTENBERG|END OF (?:THE |THIS )?PROJECT GUTENBERG|END OF PROJECT GUTENBERG'S )`)
 	// producedBy: a credit paragraph at the top of the body.
 	producedBy = regexp.MustCompile(`(?i)^(?:produced by|e-?text prepared by|transcribed from|this e-?book was produced by)`)
 	headerLine = regexp.MustCompile(`(?m)^(Title|Author):[ \t]*(.+)$`)
@@ -99,14 +91,32 @@ var (
 )
 
 // gutenbergBody is the range of the book between the Gutenberg markers; the
-// whole text when it has none.
+// whole text when it has none. The book begins after the line "*** START
+// OF THE (or THIS) PROJECT GUTENBERG EBOOK X ***" (or the 1990s "*END*THE
+// SMALL PRINT!...") and ends before the footer's first line: "*** END OF
+// THE PROJECT GUTENBERG EBOOK X ***", "End of the Project Gutenberg EBook
+// of X" or "End of Project Gutenberg's X".
 func gutenbergBody(all string) (int, int) {
 	start, end := 0, len(all)
-	if loc := gutenbergStart.FindStringIndex(all); loc != nil {
-		start = loc[1]
-	}
-	if loc := gutenbergEnd.FindStringIndex(all[start:]); loc != nil {
-		end = start + loc[0]
+	for at := 0; at < len(all); {
+		lineEnd := len(all)
+		if nl := strings.IndexByte(all[at:], '\n'); nl >= 0 {
+			lineEnd = at + nl
+		}
+		line := strings.TrimSpace(all[at:lineEnd])
+		if line != "" && (line[0] == '*' || line[0] == 'E' || line[0] == 'e') {
+			u := strings.ToUpper(line[:min(len(line), 80)])
+			bare := strings.TrimLeft(u, "* ")
+			switch {
+			case start == 0 && strings.HasPrefix(u, "*") && (strings.HasPrefix(bare, "START OF") && strings.Contains(u, "PROJECT GUTENBERG") ||
+				strings.HasPrefix(u, "*END*THE SMALL PRINT!")):
+				start = min(lineEnd+1, len(all))
+			case strings.HasPrefix(bare, "END OF THE PROJECT GUTENBERG") || strings.HasPrefix(bare, "END OF THIS PROJECT GUTENBERG") ||
+				strings.HasPrefix(bare, "END OF PROJECT GUTENBERG"):
+				return start, at
+			}
+		}
+		at = lineEnd + 1
 	}
 	return start, end
 }
