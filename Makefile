@@ -67,6 +67,7 @@ test-tools: deps
 	bash infra/dynamodb-local.sh install
 	bash infra/minio.sh install
 	bash infra/elasticmq.sh install
+	bash infra/mcp/test.sh install
 
 # Every suite: Go (store/blob/jobs contracts against DynamoDB Local, MinIO and
 # ElasticMQ), front-end unit tests, Chromium end-to-end, infra checks.

@@ -129,6 +129,11 @@ section "browser end-to-end (playwright-core + /usr/bin/chromium)"
 section "API schema testing: schemathesis against a running server with a sample issue (at most 2 min)"
 LECTERN_BIN="$PWD/bin/lectern" VENV="$VENV" bash infra/schemathesis.sh 40
 
+section "MCP: lectern_mcp against the conformance suite (streamable HTTP) and the Inspector CLI (stdio, HTTP)"
+# Node 22 and the npm tools are cached under $LECTERN_TOOLS (make test-tools
+# installs them); the suite's fixed test_* scenarios are the baseline.
+LECTERN_BIN="$PWD/bin/lectern" bash infra/mcp/test.sh
+
 section "infra: cfn-lint template.yaml"
 "$VENV/bin/cfn-lint" template.yaml && echo "cfn-lint: no errors"
 
