@@ -194,11 +194,11 @@ func (p pdnc) score(sp []spans.Span, atts []Attribution, cast []Character) (scor
 }
 
 // Floors a little under what TestEvalAliceAttribution measured (rules
-// alone, PDNC Alice, 1,042 annotated dialogue spans): coverage 94.0%,
+// alone, PDNC Alice, 1,042 annotated dialogue spans): coverage 95.1%,
 // accuracy 96.9%, 17 of the 17 characters with 5 or more quotations cast.
 const (
-	minAliceCoverage = 0.92
-	minAliceAccuracy = 0.95
+	minAliceCoverage = 0.93
+	minAliceAccuracy = 0.955
 	minAliceCast     = 16
 	castQuotes       = 5 // quotations a character needs to count in the cast measure
 )
@@ -269,7 +269,7 @@ func TestEvalAliceAttribution(t *testing.T) {
 		byName[c.Name] = c
 	}
 	for _, a := range atts {
-		if g, ok := gold[a.SpanID]; ok && a.Speaker != "" && !p.matches(a.Speaker, g, byName) && os.Getenv("CAST_DEBUG") != "" {
+		if g, ok := gold[a.SpanID]; ok && (a.Speaker == "") == (os.Getenv("CAST_DEBUG") == "none") && !p.matches(a.Speaker, g, byName) && os.Getenv("CAST_DEBUG") != "" {
 			var s spans.Span
 			for _, x := range sp {
 				if x.ID == a.SpanID {

@@ -20,7 +20,9 @@ var speechVerbs = setOf(
 	"argued", "confessed", "corrected", "hinted", "objected", "pursued", "reasoned", "reflected",
 	"reminded", "squealed", "stated", "stuttered", "whimpered", "wondered", "mused", "bellowed",
 	"spoke", "laughed", "chuckled", "sniffed", "stormed", "breathed", "drawled", "murmured",
-	"went", "goes", "go", "put", "broke", "chimed", "struck",
+	"went", "goes", "go", "put", "broke", "chimed", "struck", "begun",
+	"asking", "crying", "replying", "shouting", "whispering", "exclaiming", "answering",
+	"adding", "remarking", "muttering", "continuing", "calling", "repeating", "observing",
 )
 
 // particleVerbs are verbs that are speech only with their particle
@@ -96,6 +98,11 @@ var stopWords = setOf(
 // pronounGender maps a subject pronoun of a tag to the gender it names; "it"
 // fits a character of no known gender.
 var pronounGender = map[string]string{"he": "male", "she": "female", "it": ""}
+
+// epithets may stand between an inverted tag's verb and the name: "thought
+// poor Alice", "cried little Tom".
+var epithets = setOf("poor", "little", "old", "young", "dear", "good", "kind", "wise", "silly",
+	"foolish", "brave", "gentle", "honest", "pretty")
 
 // blockers after a speech verb say no speech followed ("said nothing").
 var blockers = setOf("nothing", "not", "no", "never")

@@ -3,6 +3,7 @@ package cast
 import (
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/lectern/lectern/shared/audiobook/spans"
 )
@@ -160,7 +161,7 @@ func (d *doc) tagAt(toks []tok, k int, inverted bool) tag {
 	}
 	if inverted {
 		if v, ok := verbAt(toks, k); ok {
-			for v < len(toks) && isAdverb(toks[v]) {
+			for v < len(toks) && (isAdverb(toks[v]) || epithets[toks[v].Text]) {
 				v++
 			}
 			if v < len(toks) && toks[v].Word {
@@ -168,7 +169,7 @@ func (d *doc) tagAt(toks []tok, k int, inverted bool) tag {
 					return tag{OK: true, Pronoun: strings.ToLower(toks[v].Text)}
 				}
 			}
-			if p, ok := d.lx.nameAt(toks, v); ok && p.first == v {
+			if p, ok := d.lx.nameAt(toks, v); ok && p.first == v && !possessive(toks, p.next) {
 				return tag{OK: true, Name: p}
 			}
 			return tag{}
@@ -195,8 +196,14 @@ func (d *doc) tagAt(toks []tok, k int, inverted bool) tag {
 // about another quotation, not this line's.
 func (d *doc) beforeTag(i int) tag {
 	s, e := d.narrationBefore(i)
-	if strings.Contains(d.text[s:e], ")") {
-		return tag{}
+	if strings.TrimSpace(d.text[s:e]) == "" && d.lines[i].Prev < 0 && !d.lines[i].ContinuesQuote {
+		s, e = d.introduction(i)
+	}
+	if p := strings.LastIndexByte(d.text[s:e], ')'); p >= 0 {
+		if !hasLetter(d.text[s+p+1 : e]) {
+			return tag{} // the tag sits in a parenthesis closed just before
+		}
+		s += p + 1
 	}
 	toks := tokenize(d.text, s, e)
 	for len(toks) > 0 && !toks[len(toks)-1].Word {
@@ -237,6 +244,17 @@ func (d *doc) beforeTag(i int) tag {
 		if !sent[k].Word {
 			continue
 		}
+		if strings.EqualFold(sent[k].Text, "who") {
+			// "the White Rabbit, who said": the name before "who".
+			j := k - 1
+			for j >= 0 && !sent[j].Word {
+				j--
+			}
+			if p, ok := d.nameEndingAt(sent, j); ok {
+				return tag{OK: true, Name: p, Seg: s}
+			}
+			return tag{}
+		}
 		if k > 0 && prepositions[strings.ToLower(sent[k-1].Text)] {
 			continue
 		}
@@ -244,20 +262,45 @@ func (d *doc) beforeTag(i int) tag {
 		if _, ok := pronounGender[w]; ok {
 			return tag{OK: true, Pronoun: w, Seg: s}
 		}
-		// The longest name ending here.
-		for f := max(0, k-5); f <= k; f++ {
-			p, ok := d.lx.nameAt(sent, f)
-			if !ok || p.next != k+1 {
-				continue
-			}
+		if p, ok := d.nameEndingAt(sent, k); ok {
 			if p.first > 0 && prepositions[strings.ToLower(sent[p.first-1].Text)] {
 				k = p.first // the object of a preposition: keep looking before it
-				break
+				continue
 			}
 			return tag{OK: true, Name: p, Seg: s}
 		}
 	}
 	return tag{}
+}
+
+// nameEndingAt is the longest name whose last word is toks[k].
+func (d *doc) nameEndingAt(toks []tok, k int) (phrase, bool) {
+	for f := max(0, k-5); f <= k && k >= 0; f++ {
+		if p, ok := d.lx.nameAt(toks, f); ok && p.next == k+1 {
+			return p, true
+		}
+	}
+	return phrase{}, false
+}
+
+// introduction is the narration paragraph that leads into line i from
+// the paragraph before, when it ends in a colon, a comma or a dash ("and
+// he went on in these words:"), or an empty range.
+func (d *doc) introduction(i int) (int, int) {
+	l := d.lines[i]
+	if l.Para == 0 || (i > 0 && d.lines[i-1].Para == l.Para-1) {
+		return l.Span.Start, l.Span.Start
+	}
+	p := d.paras[l.Para-1]
+	body := strings.TrimRight(d.text[p.Start:p.End], " \t\r\n")
+	if strings.HasSuffix(body, ":") || strings.HasSuffix(body, ",") || strings.HasSuffix(body, "-") || strings.HasSuffix(body, "—") {
+		return p.Start, p.Start + len(body)
+	}
+	return l.Span.Start, l.Span.Start
+}
+
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
 }
 
 // hasTerminal reports whether toks hold a sentence end (not Mr.'s dot).
@@ -283,6 +326,16 @@ func onlyAdverbsBefore(sent []tok, v int) bool {
 		}
 	}
 	return true
+}
+
+// possessive reports whether toks[k] opens a possessive 's: "said the
+// King's messenger" names the messenger, not the King ("said the Rabbit's
+// voice" still names the Rabbit).
+func possessive(toks []tok, k int) bool {
+	if k+1 >= len(toks) || (toks[k].Text != "'" && toks[k].Text != "’") || !strings.EqualFold(toks[k+1].Text, "s") {
+		return false
+	}
+	return k+2 >= len(toks) || !strings.HasPrefix(strings.ToLower(toks[k+2].Text), "voice")
 }
 
 // verbAt reports whether a speech verb starts at toks[k] and where it ends
