@@ -22,8 +22,9 @@ type session struct {
 }
 
 // connect starts lectern_mcp over api and connects a client to it; elicit
-// (optional) answers the server's elicitation requests as a user would.
-func connect(t *testing.T, api *Client, opts Options, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) *session {
+// (optional) answers the server's elicitation requests as a user would;
+// version (optional) is the protocol version the client asks for.
+func connect(t *testing.T, api *Client, opts Options, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error), version ...string) *session {
 	t.Helper()
 	ctx := context.Background()
 	srv, err := New(api, opts)
@@ -54,7 +55,11 @@ func connect(t *testing.T, api *Client, opts Options, elicit func(context.Contex
 		copts.Capabilities = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "lectern-test", Version: "1"}, copts)
-	cs, err := client.Connect(ctx, ct, nil)
+	var sopts *mcp.ClientSessionOptions
+	if len(version) > 0 {
+		sopts = &mcp.ClientSessionOptions{ProtocolVersion: version[0]}
+	}
+	cs, err := client.Connect(ctx, ct, sopts)
 	if err != nil {
 		t.Fatal(err)
 	}

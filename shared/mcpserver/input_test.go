@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // recorder is an upstream that answers every voice search with no voices
@@ -115,4 +118,33 @@ func TestTokenIsSentAsBearer(t *testing.T) {
 	if rec.auth[len(rec.auth)-1] != "Bearer secret-token" {
 		t.Errorf("Authorization = %q", rec.auth[len(rec.auth)-1])
 	}
+}
+
+// TestEngineKeyOnAnOlderProtocol asks for a key from a client on protocol
+// 2025-11-25, which gets elicitation/create from the server mid-call (the
+// SDK's stand-in for the newer input-required round trip), and declines.
+func TestEngineKeyOnAnOlderProtocol(t *testing.T) {
+	rec := &recorder{}
+	up := httptest.NewServer(rec)
+	t.Cleanup(up.Close)
+	api, err := NewClient(up.URL, "tok", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []*mcp.ElicitParams
+	s := connect(t, api, Options{WebURL: "https://lectern.example/"}, func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, r.Params)
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}, "2025-11-25")
+	if v := s.cs.InitializeResult().ProtocolVersion; v != "2025-11-25" {
+		t.Fatalf("negotiated %s", v)
+	}
+	text := s.ok("lectern_set_engine_key", map[string]any{"engine": "harbour"})
+	if text != "The key was not set (decline). Engine **harbour** key set: false.\n" {
+		t.Errorf("declined = %q", text)
+	}
+	if len(asked) != 1 || asked[0].Mode != "url" || asked[0].URL != "https://lectern.example/#/engines" {
+		t.Errorf("asked %+v", asked)
+	}
+	s.fails("lectern_set_engine_key", map[string]any{"engine": "nosuchcard"}, "Error: Resource not found.")
 }
