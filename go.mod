@@ -23,6 +23,7 @@ require (
 	github.com/pdfcpu/pdfcpu v0.15.0
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/image v0.44.0
+	golang.org/x/net v0.60.0
 	golang.org/x/text v0.42.0
 	modernc.org/sqlite v1.62.0
 )

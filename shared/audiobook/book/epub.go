@@ -241,9 +241,10 @@ func chapterStarts(entries []tocEntry, doc xhtmlDoc, base int) []Chapter {
 }
 
 func unmarshal(raw []byte, v any) error {
+	// The package, container and NCX are XML: no HTML auto-closing, which
+	// would end EPUB 3's <meta property="...">value</meta> at its start.
 	d := xml.NewDecoder(bytes.NewReader(raw))
 	d.Strict = false
-	d.AutoClose = xml.HTMLAutoClose
 	d.Entity = xml.HTMLEntity
 	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
 		if strings.EqualFold(label, "utf-8") || strings.EqualFold(label, "utf8") {

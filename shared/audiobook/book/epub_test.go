@@ -45,6 +45,8 @@ func xhtml(body string) string {
 <body>` + body + `</body></html>`
 }
 
+// TestParseEPUB2WithNCX also reads HTML as browsers do: a <br> and a <p>
+// left open.
 func TestParseEPUB2WithNCX(t *testing.T) {
 	data := epubOf(t, map[string]string{
 		"META-INF/container.xml": container,
@@ -77,8 +79,8 @@ func TestParseEPUB2WithNCX(t *testing.T) {
 		"OEBPS/text/ch1.xhtml": xhtml(`<h1>Chapter One</h1>
 <p>“It was <i>dark</i>,” she said.</p>
 <p>Tom &amp; Jerry&nbsp;ran&#8212;fast.</p>`),
-		"OEBPS/text/ch2.xhtml": xhtml(`<h2>Chapter Two</h2><p>First line<br/>second   line
-  wrapped.</p>`),
+		"OEBPS/text/ch2.xhtml": xhtml(`<h2>Chapter Two</h2><p>First line<br>second   line
+  wrapped.`),
 		"OEBPS/text/ch2 more.xhtml": xhtml(`<p>The chapter goes on in a second file.</p>`),
 	})
 	b, err := ParseEPUB(data)
@@ -109,7 +111,8 @@ func TestParseEPUB3WithNav(t *testing.T) {
 		"META-INF/container.xml": container,
 		"OEBPS/content.opf": `<?xml version="1.0"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0">
-  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Anchored</dc:title></metadata>
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Anchored</dc:title>
+    <meta property="dcterms:modified">2022-06-06T14:53:53Z</meta><meta content="1.4.3" name="Sigil version"/></metadata>
   <manifest>
     <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
     <item id="copy" href="text/copyright.xhtml" media-type="application/xhtml+xml"/>
@@ -128,6 +131,9 @@ func TestParseEPUB3WithNav(t *testing.T) {
 <section id="c2"><h1>II. Evening</h1><p id="p7">‘Down,’ said Jo.</p></section>`),
 		"OEBPS/text/notes.xhtml": xhtml(`<p>Notes out of the reading order.</p>`),
 	})
+	if b, err := ParseEPUB(data); err != nil || b.Title != "Anchored" {
+		t.Fatalf("title %q, %v", b.Title, err)
+	}
 	b, err := ParseEPUB(data)
 	if err != nil {
 		t.Fatal(err)

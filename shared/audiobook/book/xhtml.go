@@ -2,217 +2,203 @@ package book
 
 import (
 	"bytes"
-	"encoding/xml"
-	"io"
 	"strings"
 	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // xhtmlDoc is one EPUB document as plain text: paragraphs joined by
 // "\n\n", a <br> as "\n", runs of white space as one space (kept in
-// <pre>); ids maps each element id to the text offset where it begins.
+// <pre>); ids maps each element id to the text offset where its text
+// begins.
 type xhtmlDoc struct {
 	text    string
 	ids     map[string]int
 	heading string // the first h1–h3, for a document the contents miss
 }
 
-// blocks end a paragraph where they open and close.
-var blocks = map[string]bool{
-	"p": true, "div": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
-	"li": true, "ul": true, "ol": true, "blockquote": true, "section": true, "article": true,
-	"header": true, "footer": true, "aside": true, "nav": true, "pre": true, "table": true,
-	"tr": true, "dd": true, "dt": true, "dl": true, "figure": true, "figcaption": true,
-	"hr": true, "body": true, "main": true, "address": true, "center": true,
-}
-
-// skipped elements hold no text of the book: scripts, styles, and Project
-// Gutenberg's header and licence in its EPUBs.
-func skipped(name string, attrs []xml.Attr) bool {
-	switch name {
-	case "head", "script", "style", "svg", "math":
+// block reports whether an element ends a paragraph where it opens and
+// closes.
+func block(a atom.Atom) bool {
+	switch a {
+	case atom.P, atom.Div, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
+		atom.Li, atom.Ul, atom.Ol, atom.Blockquote, atom.Section, atom.Article,
+		atom.Header, atom.Footer, atom.Aside, atom.Nav, atom.Pre, atom.Table,
+		atom.Tr, atom.Dd, atom.Dt, atom.Dl, atom.Figure, atom.Figcaption,
+		atom.Hr, atom.Body, atom.Main, atom.Address, atom.Center:
 		return true
-	}
-	for _, a := range attrs {
-		if a.Name.Local == "id" && strings.HasPrefix(a.Value, "pg-") &&
-			(strings.Contains(a.Value, "header") || strings.Contains(a.Value, "footer")) {
-			return true
-		}
 	}
 	return false
 }
 
-// xhtmlText reads an XHTML document tolerantly (HTML entities, unclosed
-// tags) into plain text.
-func xhtmlText(raw []byte) xhtmlDoc {
-	doc := xhtmlDoc{ids: map[string]int{}}
-	var out, para strings.Builder
-	var pending []string // ids waiting for the next text
-	skip, pre := 0, 0
-	heading, inHeading := "", 0
-	space := false
-	flush := func() {
-		p := strings.TrimRightFunc(para.String(), unicode.IsSpace)
-		para.Reset()
-		space = false
-		if strings.TrimSpace(p) == "" {
+// skipped elements hold no text of the book: scripts, styles, and Project
+// Gutenberg's header and licence in its EPUBs.
+func skipped(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Head, atom.Script, atom.Style, atom.Svg, atom.Math, atom.Template:
+		return true
+	}
+	id := attr(n, "id")
+	return strings.HasPrefix(id, "pg-") && (strings.Contains(id, "header") || strings.Contains(id, "footer"))
+}
+
+func attr(n *html.Node, name string) string {
+	for _, a := range n.Attr {
+		if a.Key == name {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// textWriter builds a document's plain text.
+type textWriter struct {
+	out, para strings.Builder
+	doc       xhtmlDoc
+	pending   []string // ids waiting for the next paragraph's text
+	space     bool     // white space seen since the last character
+	pre       int
+}
+
+// flush ends the current paragraph.
+func (w *textWriter) flush() {
+	p := strings.TrimRightFunc(w.para.String(), unicode.IsSpace)
+	p = strings.TrimLeft(p, " ")
+	w.para.Reset()
+	w.space = false
+	if strings.TrimSpace(p) == "" {
+		return
+	}
+	if w.out.Len() > 0 {
+		w.out.WriteString("\n\n")
+	}
+	for _, id := range w.pending {
+		w.doc.ids[id] = w.out.Len()
+	}
+	w.pending = w.pending[:0]
+	w.out.WriteString(p)
+}
+
+func (w *textWriter) text(s string) {
+	if w.pre > 0 {
+		w.para.WriteString(s)
+		return
+	}
+	for _, r := range s {
+		if unicode.IsSpace(r) && r != '\u00a0' {
+			w.space = true
+			continue
+		}
+		if w.space && w.para.Len() > 0 && !strings.HasSuffix(w.para.String(), "\n") {
+			w.para.WriteByte(' ')
+		}
+		w.space = false
+		w.para.WriteRune(r)
+	}
+}
+
+func (w *textWriter) walk(n *html.Node) {
+	switch n.Type {
+	case html.TextNode:
+		w.text(n.Data)
+		return
+	case html.ElementNode:
+		if skipped(n) {
 			return
 		}
-		p = strings.TrimLeft(p, " ")
-		if out.Len() > 0 {
-			out.WriteString("\n\n")
-		}
-		for _, id := range pending {
-			doc.ids[id] = out.Len()
-		}
-		pending = pending[:0]
-		out.WriteString(p)
 	}
-	d := xml.NewDecoder(bytes.NewReader(raw))
-	d.Strict = false
-	d.AutoClose = xml.HTMLAutoClose
-	d.Entity = xml.HTMLEntity
-	d.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			break
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			name := strings.ToLower(t.Name.Local)
-			if skip > 0 || skipped(name, t.Attr) {
-				skip++
-				continue
-			}
-			if blocks[name] {
-				flush()
-			}
-			for _, a := range t.Attr {
-				if a.Name.Local == "id" && a.Value != "" {
-					pending = append(pending, a.Value)
-				}
-			}
-			switch name {
-			case "br":
-				para.WriteString("\n")
-				space = false
-			case "pre":
-				pre++
-			case "h1", "h2", "h3":
-				inHeading++
-			}
-		case xml.EndElement:
-			name := strings.ToLower(t.Name.Local)
-			if skip > 0 {
-				skip--
-				continue
-			}
-			switch name {
-			case "pre":
-				pre = max(0, pre-1)
-			case "h1", "h2", "h3":
-				if inHeading--; inHeading == 0 && heading == "" {
-					heading = collapse(para.String())
-				}
-			}
-			if blocks[name] {
-				flush()
-			}
-		case xml.CharData:
-			if skip > 0 {
-				continue
-			}
-			if pre > 0 {
-				para.Write(t)
-				continue
-			}
-			for _, r := range string(t) {
-				if unicode.IsSpace(r) && r != '\u00a0' {
-					space = true
-					continue
-				}
-				if space && para.Len() > 0 && !strings.HasSuffix(para.String(), "\n") {
-					para.WriteByte(' ')
-				}
-				space = false
-				para.WriteRune(r)
-			}
-		}
+	isBlock := n.Type == html.ElementNode && block(n.DataAtom)
+	if isBlock {
+		w.flush()
 	}
-	flush()
-	for _, id := range pending {
-		doc.ids[id] = out.Len()
+	if id := attr(n, "id"); n.Type == html.ElementNode && id != "" {
+		w.pending = append(w.pending, id)
 	}
-	doc.text, doc.heading = out.String(), heading
-	return doc
+	switch n.DataAtom {
+	case atom.Br:
+		w.para.WriteString("\n")
+		w.space = false
+	case atom.Pre:
+		w.pre++
+		defer func() { w.pre-- }()
+	}
+	heading := n.DataAtom == atom.H1 || n.DataAtom == atom.H2 || n.DataAtom == atom.H3
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w.walk(c)
+	}
+	if heading && w.doc.heading == "" {
+		w.doc.heading = collapse(w.para.String())
+	}
+	if isBlock {
+		w.flush()
+	}
+}
+
+// xhtmlText reads an EPUB document (XHTML, or HTML as browsers read it)
+// into plain text.
+func xhtmlText(raw []byte) xhtmlDoc {
+	w := &textWriter{doc: xhtmlDoc{ids: map[string]int{}}}
+	root, err := html.Parse(bytes.NewReader(raw))
+	if err != nil {
+		return w.doc
+	}
+	w.walk(root)
+	w.flush()
+	for _, id := range w.pending {
+		w.doc.ids[id] = w.out.Len()
+	}
+	w.doc.text = w.out.String()
+	return w.doc
 }
 
 type navLink struct{ href, label string }
 
 // navLinks lists the links of an EPUB 3 nav document's table of contents
-// (the nav whose epub:type is toc, or the first nav) in order.
+// (the nav whose epub:type is toc, or else every nav) in order.
 func navLinks(raw []byte) []navLink {
-	d := xml.NewDecoder(bytes.NewReader(raw))
-	d.Strict = false
-	d.AutoClose = xml.HTMLAutoClose
-	d.Entity = xml.HTMLEntity
-	d.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
+	root, err := html.Parse(bytes.NewReader(raw))
+	if err != nil {
+		return nil
+	}
 	var all, toc []navLink
-	navDepth, inToc := 0, false
-	var cur *navLink
-	var label strings.Builder
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			break
+	var walk func(n *html.Node, inNav, inToc bool)
+	walk = func(n *html.Node, inNav, inToc bool) {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Nav {
+			inNav = true
+			for _, a := range n.Attr {
+				if (a.Key == "epub:type" || strings.HasSuffix(a.Key, ":type") || a.Key == "type" || a.Key == "role") && (hasWord(a.Val, "toc") || a.Val == "doc-toc") {
+					inToc = true
+				}
+			}
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch strings.ToLower(t.Name.Local) {
-			case "nav":
-				navDepth++
-				for _, a := range t.Attr {
-					if a.Name.Local == "type" && hasWord(a.Value, "toc") {
-						inToc = true
-					}
-				}
-			case "a":
-				if navDepth > 0 {
-					cur = &navLink{}
-					for _, a := range t.Attr {
-						if a.Name.Local == "href" {
-							cur.href = a.Value
-						}
-					}
-					label.Reset()
-				}
+		if n.Type == html.ElementNode && n.DataAtom == atom.A && inNav {
+			l := navLink{href: attr(n, "href"), label: collapse(textOf(n))}
+			all = append(all, l)
+			if inToc {
+				toc = append(toc, l)
 			}
-		case xml.EndElement:
-			switch strings.ToLower(t.Name.Local) {
-			case "nav":
-				navDepth--
-				if navDepth == 0 {
-					inToc = false
-				}
-			case "a":
-				if cur != nil {
-					cur.label = label.String()
-					all = append(all, *cur)
-					if inToc {
-						toc = append(toc, *cur)
-					}
-					cur = nil
-				}
-			}
-		case xml.CharData:
-			if cur != nil {
-				label.Write(t)
-			}
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, inNav, inToc)
 		}
 	}
+	walk(root, false, false)
 	if len(toc) > 0 {
 		return toc
 	}
 	return all
+}
+
+func textOf(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var sb strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		sb.WriteString(textOf(c))
+	}
+	return sb.String()
 }
