@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/shared/auth"
 	"github.com/lectern/lectern/shared/mcpserver"
+	"github.com/lectern/lectern/shared/platform"
 )
 
 // mcpServe runs lectern_mcp: stdio by default, streamable HTTP with --http.
@@ -53,6 +55,16 @@ func mcpServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	// Off this machine, /mcp would lend the API token to anyone who can
+	// reach it: as `lectern serve` does, it then needs callers to send it.
+	if host, _, err := net.SplitHostPort(*addr); err != nil {
+		return fmt.Errorf("--http %q: %w", *addr, err)
+	} else if !platform.IsLoopback(host) {
+		if *token == "" {
+			return fmt.Errorf("--http %s is not a loopback address: set LECTERN_TOKEN, which callers then send as Authorization: Bearer", *addr)
+		}
+		handler = requireBearer(*token, handler)
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -74,6 +86,18 @@ func mcpServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// requireBearer refuses a request without the token as its bearer.
+func requireBearer(token string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !auth.BearerMatches(r.Header.Get("Authorization"), token) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="lectern_mcp"`)
+			http.Error(w, "lectern_mcp requires Authorization: Bearer <LECTERN_TOKEN>", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func envOr(getenv func(string) string, name, def string) string {

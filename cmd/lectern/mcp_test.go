@@ -23,6 +23,7 @@ func TestMCPRefusesBadSettings(t *testing.T) {
 		{"a toolset that has not landed", []string{"mcp", "--toolsets", "magazine,audiobook"}, `unknown toolset "audiobook"`},
 		{"an API URL that is not http", []string{"mcp", "--api", "ftp://lectern.lan"}, "must be http(s)://"},
 		{"a stray argument", []string{"mcp", "serve"}, "unexpected arguments"},
+		{"HTTP off this machine without a token", []string{"mcp", "--http", "0.0.0.0:0"}, "is not a loopback address: set LECTERN_TOKEN"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var errOut bytes.Buffer
@@ -96,5 +97,21 @@ func TestMCPServesStreamableHTTP(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("lectern mcp did not stop")
+	}
+}
+
+func TestMCPOffThisMachineNeedsTheBearer(t *testing.T) {
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	h := requireBearer("lan-token-0123456789", next)
+	for header, want := range map[string]int{"": 401, "Bearer wrong": 401, "Bearer lan-token-0123456789": 204} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		if header != "" {
+			req.Header.Set("Authorization", header)
+		}
+		h.ServeHTTP(rec, req)
+		if rec.Code != want {
+			t.Errorf("Authorization %q = %d, want %d", header, rec.Code, want)
+		}
 	}
 }
