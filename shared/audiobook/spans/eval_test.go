@@ -3,8 +3,10 @@ package spans
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"unicode"
@@ -58,6 +60,82 @@ func TestEvalAliceSpans(t *testing.T) {
 		t.Skip("LECTERN_SAMPLE_DATA is not set: PDNC novels absent")
 	}
 	dir = filepath.Join(dir, "books", "AlicesAdventuresInWonderland")
+	r := evalSpans(t, dir, aliceJoined)
+	// The list above is what sharedMarks finds: the quirk is in the marks.
+	got := sharedMarks(r.text, r.quotes)
+	for _, id := range got {
+		if aliceJoined[id] == "" {
+			t.Errorf("%s shares marks with the quotation before but is not listed", id)
+		}
+	}
+	if len(got) != len(aliceJoined) {
+		t.Errorf("quotations sharing marks with the one before: %v, listed %v", got, aliceJoined)
+	}
+	t.Logf("PDNC Alice: %s", r)
+}
+
+// TestEvalPDNCSpans runs the same judgement over every PDNC novel in the
+// sample data (books/*/quotations.derived.jsonl: Alice, and Pride and
+// Prejudice where present), judging together the quotations that share
+// one pair of marks with the one before, as found in the text.
+func TestEvalPDNCSpans(t *testing.T) {
+	dir := os.Getenv("LECTERN_SAMPLE_DATA")
+	if dir == "" {
+		t.Skip("LECTERN_SAMPLE_DATA is not set: PDNC novels absent")
+	}
+	found, err := filepath.Glob(filepath.Join(dir, "books", "*", "quotations.derived.jsonl"))
+	if err != nil || len(found) == 0 {
+		t.Fatalf("no PDNC novel under %s/books (%v)", dir, err)
+	}
+	for _, f := range found {
+		novel := filepath.Dir(f)
+		t.Run(filepath.Base(novel), func(t *testing.T) {
+			text, err := os.ReadFile(filepath.Join(novel, "novel_text.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined := map[string]string{}
+			for _, id := range sharedMarks(string(text), readPDNC(t, f)) {
+				joined[id] = "no double quotation mark between it and the quotation before"
+			}
+			t.Logf("%s: %s", filepath.Base(novel), evalSpans(t, novel, joined))
+		})
+	}
+}
+
+// sharedMarks lists the quotations with no double quotation mark between
+// them and the quotation before: one pair of marks holds both.
+func sharedMarks(text string, quotes []pdncQuote) []string {
+	var out []string
+	for k := 1; k < len(quotes); k++ {
+		prev, q := quotes[k-1].Parts, quotes[k].Parts
+		if len(prev) == 0 || len(q) == 0 || prev[len(prev)-1].End > q[0].Start {
+			continue
+		}
+		if !strings.ContainsAny(text[prev[len(prev)-1].End:q[0].Start], `"“”`) {
+			out = append(out, quotes[k].ID)
+		}
+	}
+	return out
+}
+
+// evalResult is what evalSpans measured.
+type evalResult struct {
+	text                                              string
+	quotes                                            []pdncQuote
+	judged, recovered, joined                         int
+	spans, dialogue, unannotated, continues, unclosed int
+}
+
+func (r evalResult) String() string {
+	return fmt.Sprintf("%d annotated quotations judged as %d (%d share one pair of marks with the quotation before and are judged with it): %d of %d recovered as whole dialogue spans; %d spans, %d dialogue (%d touch no annotated quotation, %d continue in the next, %d unclosed)",
+		len(r.quotes), r.judged, r.joined, r.recovered, r.judged, r.spans, r.dialogue, r.unannotated, r.continues, r.unclosed)
+}
+
+// evalSpans splits the PDNC novel in dir and fails for every quotation
+// (with those in joined judged with the one before) not recovered.
+func evalSpans(t *testing.T, dir string, joined map[string]string) evalResult {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "novel_text.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +161,7 @@ func TestEvalAliceSpans(t *testing.T) {
 	var order []string
 	group := ""
 	for _, q := range quotes {
-		if aliceJoined[q.ID] == "" {
+		if joined[q.ID] == "" {
 			group = q.ID
 			order = append(order, group)
 		}
@@ -94,11 +172,12 @@ func TestEvalAliceSpans(t *testing.T) {
 			groups[group] = append(groups[group], pt)
 		}
 	}
+	// touching: the dialogue spans overlapping [s, e); spans are in order.
 	touching := func(s, e int) []Span {
 		var out []Span
-		for _, sp := range spans {
-			if sp.Kind == Dialogue && sp.Start < e && s < sp.End {
-				out = append(out, sp)
+		for k := sort.Search(len(spans), func(k int) bool { return spans[k].End > s }); k < len(spans) && spans[k].Start < e; k++ {
+			if spans[k].Kind == Dialogue {
+				out = append(out, spans[k])
 			}
 		}
 		return out
@@ -150,20 +229,20 @@ func TestEvalAliceSpans(t *testing.T) {
 			t.Errorf("%s not recovered: %s\n  text: %q", g, why, b.Text[max(0, p.start-40):min(len(b.Text), groups[g][len(groups[g])-1].end+40)])
 		}
 	}
-	unclosed, continues := 0, 0
+	r := evalResult{text: b.Text, quotes: quotes, judged: len(order), recovered: recovered, joined: len(joined),
+		spans: len(spans), dialogue: dialogueSpans, unannotated: dialogueSpans - len(annotated)}
 	for _, sp := range spans {
 		if sp.Unclosed {
-			unclosed++
+			r.unclosed++
 		}
 		if sp.Continues {
-			continues++
+			r.continues++
 		}
 	}
 	if len(order) == 0 {
 		t.Fatal("no annotated quotation read")
 	}
-	t.Logf("PDNC Alice: %d annotated quotations judged as %d (%d share one pair of marks with the quotation before and are judged with it): %d of %d recovered as whole dialogue spans; %d spans, %d dialogue (%d touch no annotated quotation, %d continue in the next, %d unclosed)",
-		len(quotes), len(order), len(aliceJoined), recovered, len(order), len(spans), dialogueSpans, dialogueSpans-len(annotated), continues, unclosed)
+	return r
 }
 
 // trimPart trims white space and quotation marks from both ends of a part.
