@@ -20,7 +20,7 @@ func TestMCPRefusesBadSettings(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"a toolset that has not landed", []string{"mcp", "--toolsets", "magazine,audiobook"}, `unknown toolset "audiobook"`},
+		{"an unknown toolset", []string{"mcp", "--toolsets", "magazine,nosuchtoolset"}, `unknown toolset "nosuchtoolset"`},
 		{"an API URL that is not http", []string{"mcp", "--api", "ftp://lectern.lan"}, "must be http(s)://"},
 		{"a stray argument", []string{"mcp", "serve"}, "unexpected arguments"},
 		{"HTTP off this machine without a token", []string{"mcp", "--http", "0.0.0.0:0"}, "is not a loopback address: set LECTERN_TOKEN"},
