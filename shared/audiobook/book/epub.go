@@ -21,7 +21,9 @@ const maxEntry = 64 << 20
 // text (see the package comment), chapter titles from the EPUB 3 nav
 // document or the EPUB 2 toc.ncx. A chapter starts where its table of
 // contents entry points (a document, or an anchor inside one); a document
-// with no entry continues the chapter before it. Documents with no text
+// with no entry continues the chapter before it, unless the book has no
+// table at all: then each document with a heading (h1–h3) starts a chapter
+// named by it. Documents with no text
 // (covers) and the nav document are skipped, and so are short untitled
 // documents before the first chapter (title page, copyright) and Project
 // Gutenberg's header and licence.
@@ -103,7 +105,7 @@ func ParseEPUB(data []byte) (Book, error) {
 		base := sb.Len()
 		sb.WriteString(doc.text)
 		starts := chapterStarts(entries, doc, base)
-		if len(starts) == 0 && len(b.Chapters) == 0 {
+		if len(starts) == 0 && (len(b.Chapters) == 0 || (len(toc) == 0 && doc.heading != "")) {
 			starts = []Chapter{{Title: orDefault(doc.heading, "Opening"), Start: base}}
 		}
 		b.Chapters = append(b.Chapters, starts...)

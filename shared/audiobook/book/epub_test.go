@@ -157,11 +157,14 @@ func TestParseEPUBGutenbergHeaderAndNoTable(t *testing.T) {
 	data := epubOf(t, map[string]string{
 		"META-INF/container.xml": container,
 		"OEBPS/content.opf": `<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata/>
-  <manifest><item id="a" href="a.html" media-type="application/xhtml+xml"/></manifest>
-  <spine><itemref idref="a"/></spine></package>`,
+  <manifest><item id="a" href="a.html" media-type="application/xhtml+xml"/>
+    <item id="b" href="b.html" media-type="text/html"/><item id="c" href="c.html" media-type="application/xhtml+xml"/></manifest>
+  <spine><itemref idref="a"/><itemref idref="b"/><itemref idref="c"/></spine></package>`,
 		"OEBPS/a.html": xhtml(`<section id="pg-header"><p>The Project Gutenberg eBook of X</p></section>
 <h2>Chapter 1</h2><p>` + para(10) + `</p>
 <section id="pg-footer"><p>THE FULL PROJECT GUTENBERG LICENSE</p></section>`),
+		"OEBPS/b.html": xhtml(`<h2>Chapter 2</h2><p>Two.</p>`),
+		"OEBPS/c.html": xhtml(`<p>Chapter 2 goes on.</p>`),
 	})
 	b, err := ParseEPUB(data)
 	if err != nil {
@@ -170,8 +173,11 @@ func TestParseEPUBGutenbergHeaderAndNoTable(t *testing.T) {
 	if strings.Contains(b.Text, "Gutenberg") || !strings.HasPrefix(b.Text, "Chapter 1\n\n") {
 		t.Errorf("text = %q", b.Text)
 	}
-	if got := titles(t, b); len(got) != 1 || got[0] != "Chapter 1" {
-		t.Errorf("a document without a table is a chapter named by its heading: %q", got)
+	if got := titles(t, b); strings.Join(got, "|") != "Chapter 1|Chapter 2" {
+		t.Errorf("without a table each document with a heading is a chapter named by it: %q", got)
+	}
+	if body := b.Chapters[1].Body(b.Text); body != "Chapter 2\n\nTwo.\n\nChapter 2 goes on." {
+		t.Errorf("chapter 2 = %q", body)
 	}
 }
 
