@@ -170,27 +170,30 @@ func uniqueNames(names []string, name string) []string {
 // leading article optional, case of the article ignored).
 func occursIn(text, name string) bool { return countIn(text, name) > 0 }
 
-// countIn counts whole-word occurrences of name in text, its leading
-// article dropped.
+// countIn counts whole-word occurrences of name in text (line breaks
+// read as spaces), its leading article dropped.
 func countIn(text, name string) int {
+	n := 0
+	wordHits(strings.Join(strings.Fields(text), " "), name, func(int) bool { n++; return true })
+	return n
+}
+
+// wordHits calls each with the offset of every whole-word occurrence of
+// name (its leading article dropped) in text, until each returns false.
+func wordHits(text, name string, each func(at int) bool) {
 	f := strings.Fields(name)
 	if len(f) > 1 && strings.EqualFold(f[0], "the") {
 		f = f[1:]
 	}
 	needle := strings.Join(f, " ")
-	if needle == "" {
-		return 0
-	}
-	flat := strings.Join(strings.Fields(text), " ")
-	n := 0
-	for i := 0; ; {
-		j := strings.Index(flat[i:], needle)
+	for i := 0; needle != ""; {
+		j := strings.Index(text[i:], needle)
 		if j < 0 {
-			return n
+			return
 		}
-		a, b := i+j, i+j+len(needle)
-		if wordEdge(flat, a, true) && wordEdge(flat, b, false) {
-			n++
+		a := i + j
+		if wordEdge(text, a, true) && wordEdge(text, a+len(needle), false) && !each(a) {
+			return
 		}
 		i = a + 1
 	}
@@ -211,4 +214,52 @@ func wordEdge(s string, p int, start bool) bool {
 		r, _ = utf8.DecodeRuneInString(s[p:])
 	}
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// RefineSample picks the evidence Refine sends: the paragraphs where the
+// cast's names first occur, most mentioned character first, in text order,
+// within limit bytes.
+func RefineSample(text string, cast []Character, limit int) string {
+	paras := paragraphs(text)
+	picked := map[int]bool{}
+	size := 0
+	for _, c := range cast {
+		first := -1
+		for _, n := range c.Names() {
+			if i := firstWordAt(text, n); i >= 0 && (first < 0 || i < first) {
+				first = i
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		p := sort.Search(len(paras), func(k int) bool { return paras[k].End > first })
+		if p == len(paras) || picked[p] {
+			continue
+		}
+		n := paras[p].End - paras[p].Start + 2
+		if size+n > limit {
+			continue
+		}
+		picked[p] = true
+		size += n
+	}
+	var b strings.Builder
+	for p := range paras {
+		if picked[p] {
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(text[paras[p].Start:paras[p].End])
+		}
+	}
+	return b.String()
+}
+
+// firstWordAt is the offset of the first whole-word occurrence of name
+// (its article dropped), or -1.
+func firstWordAt(text, name string) int {
+	at := -1
+	wordHits(text, name, func(a int) bool { at = a; return false })
+	return at
 }

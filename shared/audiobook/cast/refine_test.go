@@ -71,3 +71,18 @@ func TestRefineFailures(t *testing.T) {
 		}
 	}
 }
+
+func TestRefineSamplePicksFirstMentions(t *testing.T) {
+	text := "Chapter one.\n\nAlice sat by the bank.\n\nNothing happened.\n\nThe White Rabbit ran by.\n\nAlice followed the Rabbit.\n"
+	cast := []Character{
+		{Name: "Alice", Mentions: 2},
+		{Name: "The White Rabbit", Aliases: []string{"The Rabbit"}, Mentions: 2},
+		{Name: "Zorro", Mentions: 1},
+	}
+	if got := RefineSample(text, cast, 1000); got != "Alice sat by the bank.\n\nThe White Rabbit ran by." {
+		t.Fatalf("got %q", got)
+	}
+	if got := RefineSample(text, cast, 30); got != "Alice sat by the bank." {
+		t.Fatalf("within 30 bytes: %q", got)
+	}
+}
