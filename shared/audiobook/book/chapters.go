@@ -35,7 +35,6 @@ type heading struct {
 	bodyAt   int    // first byte after the heading (and its title line)
 	title    string // heading and title, spaces collapsed
 	group    bool   // BOOK, PART, VOLUME: holds chapters
-	numbered int    // a lone numeral's value
 }
 
 type line struct{ start, end int }
@@ -55,7 +54,16 @@ func linesOf(text string) []line {
 }
 
 // findChapters finds the chapters of a plain-text book; see the package
-// comment for their bounds. A book without headings is one chapter.
+// comment for their bounds. A heading is a short line that starts a
+// paragraph: "CHAPTER I." / "Chapter 1: Title" / "CHAPTER TWENTY-ONE" (also
+// STAVE, ADVENTURE), a numeral with a title in capitals, or PREFACE,
+// PROLOGUE, EPILOGUE and the like; a short line right below it is its
+// title. BOOK, PART and VOLUME headings hold chapters: one directly above a
+// chapter heading joins that chapter's title, one with text of its own is
+// a chapter. Lone numerals ("IV.") count only in a book with none of those,
+// and only in sequence. Headings with next to no text before the next one
+// are a table of contents and dropped. A book without headings is one
+// chapter.
 func findChapters(text, title string) []Chapter {
 	ls := linesOf(text)
 	hs := candidates(text, ls, false)
