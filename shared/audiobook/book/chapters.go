@@ -31,10 +31,10 @@ var (
 const minBody = 100
 
 type heading struct {
-	start    int    // first byte of the heading line
-	bodyAt   int    // first byte after the heading (and its title line)
-	title    string // heading and title, spaces collapsed
-	group    bool   // BOOK, PART, VOLUME: holds chapters
+	start  int    // first byte of the heading line
+	bodyAt int    // first byte after the heading (and its title line)
+	title  string // heading and title, spaces collapsed
+	group  bool   // BOOK, PART, VOLUME: holds chapters
 }
 
 type line struct{ start, end int }
