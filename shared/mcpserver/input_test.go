@@ -110,6 +110,10 @@ func TestSearchWithNoMatchIsNotAnError(t *testing.T) {
 	if got := rec.last(); !strings.Contains(got, "q=old+sailor") || !strings.Contains(got, "limit=20") || !strings.Contains(got, "offset=0") {
 		t.Errorf("search called %q, want the stripped query and the default page", got)
 	}
+	empty := jsonOf[voiceSearch](t, s.ok("lectern_search_voices", map[string]any{"query": "old sailor", "response_format": "json"}))
+	if empty.Total != 0 || empty.Voices == nil || empty.HasMore || empty.NextOffset != nil {
+		t.Errorf("no match in json = %+v", empty)
+	}
 }
 
 func TestTokenIsSentAsBearer(t *testing.T) {

@@ -35,14 +35,17 @@ func TestToolSnapshots(t *testing.T) {
 	for _, tool := range allTools(t) {
 		name := tool.Def.Name + ".json"
 		want[name] = true
-		got, err := json.MarshalIndent(map[string]any{
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // keep <query> readable in the files
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{
 			"name": tool.Def.Name, "title": tool.Def.Title, "toolset": tool.Toolset, "description": tool.Def.Description,
 			"inputSchema": tool.Def.InputSchema, "annotations": tool.Def.Annotations,
-		}, "", "  ")
-		if err != nil {
+		}); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, '\n')
+		got := buf.Bytes()
 		path := filepath.Join(dir, name)
 		if *update {
 			if err := os.WriteFile(path, got, 0o644); err != nil {

@@ -70,13 +70,16 @@ type voiceSearch struct {
 	Voices     []voice `json:"voices"`
 	HasMore    bool    `json:"has_more"`
 	NextOffset *int    `json:"next_offset"`
-	query      string
+	asked      string // what the search asked for, for the no-match text
 }
 
 func (r voiceSearch) Markdown() string {
+	if r.Total == 0 {
+		return fmt.Sprintf("No voices found matching '%s'", r.asked)
+	}
 	var b strings.Builder
-	if r.query != "" {
-		fmt.Fprintf(&b, "# Voices matching '%s'\n\n", r.query)
+	if r.asked != "" {
+		fmt.Fprintf(&b, "# Voices matching '%s'\n\n", r.asked)
 	} else {
 		b.WriteString("# Voices\n\n")
 	}
@@ -94,7 +97,7 @@ func searchVoices(d deps) Tool {
 			purpose: "Search the shared voice library by words and filters (language, gender, age, source, engine), best match first.",
 			notDo:   "create, clone, design or change voices, or make audio (use lectern_preview_voice to hear one).",
 			returns: "JSON total, count, offset, voices (id, name, description, language, accent, gender, age, tags, source, engine), has_more, " +
-				"next_offset. No match answers the text \"No voices found matching '<query>'\", which is not an error.",
+				"next_offset. No match answers the text \"No voices found matching '<query>'\" (json: total 0), which is not an error.",
 			use: "to pick a voice id for a narration or a character.",
 		},
 		hints: hints{readOnly: true, idempotent: true},
@@ -118,11 +121,8 @@ func searchVoices(d deps) Tool {
 		if err := d.api.get(ctx, "/api/voices", q, &page); err != nil {
 			return nil, err
 		}
-		if page.Total == 0 {
-			return fmt.Sprintf("No voices found matching '%s'", searchWords(in)), nil
-		}
 		return voiceSearch{Total: page.Total, Count: page.Count, Offset: page.Offset, Voices: nonNil(page.Items),
-			HasMore: page.HasMore, NextOffset: page.NextOffset, query: in.Query}, nil
+			HasMore: page.HasMore, NextOffset: page.NextOffset, asked: searchWords(in)}, nil
 	})
 }
 
