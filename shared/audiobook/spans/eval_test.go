@@ -149,7 +149,9 @@ func evalSpans(t *testing.T, dir string, joined map[string]string) evalResult {
 	}
 	quotes := readPDNC(t, filepath.Join(dir, "quotations.derived.jsonl"))
 	spans := SplitBook(b)
-	checkTiles(t, b, spans)
+	if err := tileError(b, spans); err != nil {
+		t.Fatal(err)
+	}
 
 	// owner: which quotation (group) each part belongs to.
 	type part struct {
@@ -306,29 +308,4 @@ func readPDNC(t *testing.T, path string) []pdncQuote {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// checkTiles fails unless each chapter's spans are non-empty, contiguous,
-// in order, cover the chapter exactly and carry their ids.
-func checkTiles(t *testing.T, b book.Book, spans []Span) {
-	t.Helper()
-	k := 0
-	for _, ch := range b.Chapters {
-		at, n := ch.Start, 0
-		var sb strings.Builder
-		for ; k < len(spans) && spans[k].Chapter == ch.Index; k++ {
-			sp := spans[k]
-			if sp.Start != at || sp.End <= sp.Start || sp.ID != SpanID(ch.Index, n) {
-				t.Fatalf("chapter %d: span %d = %+v, want start %d, non-empty, id %s", ch.Index, n, sp, at, SpanID(ch.Index, n))
-			}
-			sb.WriteString(sp.Text(b.Text))
-			at, n = sp.End, n+1
-		}
-		if at != ch.End || sb.String() != ch.Body(b.Text) {
-			t.Fatalf("chapter %d: spans end at %d, chapter at %d, or differ from it", ch.Index, at, ch.End)
-		}
-	}
-	if k != len(spans) {
-		t.Fatalf("%d spans left after the chapters", len(spans)-k)
-	}
 }

@@ -270,33 +270,10 @@ func TestSplitTilesTheChapter(t *testing.T) {
 		for i := 0; i+1 < len(cuts); i++ {
 			b.Chapters = append(b.Chapters, book.Chapter{Index: i, Start: cuts[i], End: cuts[i+1]})
 		}
-		all := SplitBook(b)
-		k := 0
-		for _, ch := range b.Chapters {
-			at, n := ch.Start, 0
-			var got strings.Builder
-			for ; k < len(all) && all[k].Chapter == ch.Index; k++ {
-				s := all[k]
-				if s.Start != at || s.End <= s.Start || s.ID != SpanID(ch.Index, n) || (s.Kind == Dialogue && !isMark(text[s.Start:]) && !afterSpace(text, s.Start)) {
-					t.Fatalf("round %d, chapter %d, span %d: %+v (expected start %d) in %q", round, ch.Index, n, s, at, text)
-				}
-				got.WriteString(s.Text(text))
-				at, n = s.End, n+1
-			}
-			if got.String() != ch.Body(text) {
-				t.Fatalf("round %d, chapter %d: spans give %q, chapter is %q", round, ch.Index, got.String(), ch.Body(text))
-			}
-		}
-		if k != len(all) {
-			t.Fatalf("round %d: %d spans outside the chapters", round, len(all)-k)
+		if err := tileError(b, SplitBook(b)); err != nil {
+			t.Fatalf("round %d: %v in %q", round, err, text)
 		}
 	}
-}
-
-// afterSpace: a span of an embedded block inside a quotation begins its
-// paragraph, after a line break or indentation, without a mark.
-func afterSpace(text string, i int) bool {
-	return i > 0 && strings.ContainsRune(" \t\n", rune(text[i-1]))
 }
 
 func isBoundary(s string, i int) bool { return i == len(s) || (s[i]&0xC0) != 0x80 }
