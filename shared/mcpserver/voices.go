@@ -70,7 +70,7 @@ type voiceSearch struct {
 	Voices     []voice `json:"voices"`
 	HasMore    bool    `json:"has_more"`
 	NextOffset *int    `json:"next_offset"`
-	asked      string // what the search asked for, for the no-match text
+	asked      string  // what the search asked for, for the no-match text
 }
 
 func (r voiceSearch) Markdown() string {
