@@ -160,7 +160,7 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	var keyPrompts []*mcp.ElicitParams
-	s := connect(t, api, Options{LocalFiles: true, PollInterval: 100 * time.Millisecond, Wait: 2 * time.Minute},
+	s := connect(t, api, Options{LocalFiles: true, PollInterval: 100 * time.Millisecond, Wait: 5 * time.Minute},
 		func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			keyPrompts = append(keyPrompts, r.Params)
 			// The user opens the page and saves the key there, outside MCP.

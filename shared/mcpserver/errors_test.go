@@ -45,23 +45,31 @@ func standIn(t *testing.T) *httptest.Server {
 // that fails each way the spec's error table names.
 func TestUpstreamErrorsMapToTheSpecsTexts(t *testing.T) {
 	up := standIn(t)
-	api, err := NewClient(up.URL, "tok", nil, 300*time.Millisecond)
+	api, err := NewClient(up.URL, "tok", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := connect(t, api, Options{}, nil)
-	for _, tc := range []struct{ id, want string }{
-		{"status401", "Error: Invalid API authentication."},
-		{"status403", "Error: Permission denied."},
-		{"status404", "Error: Resource not found. Please check the ID is correct."},
-		{"status429", "Error: Rate limit exceeded. Please wait before making more requests."},
-		{"status409", "Error: API request failed with status 409. Lectern said: stand-in says 409"},
-		{"status500", "Error: API request failed with status 500."},
-		{"hangslow", "Error: Request timed out. Please try again."},
-		{"notjsonbody", "Error: Unexpected error occurred: *json.SyntaxError:"},
+	// The hang gets a client whose calls end sooner than the spec's 30 s.
+	hasty, err := NewClient(up.URL, "tok", nil, 500*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, slow := connect(t, api, Options{}, nil), connect(t, hasty, Options{}, nil)
+	for _, tc := range []struct {
+		id, want string
+		s        *session
+	}{
+		{"status401", "Error: Invalid API authentication.", s},
+		{"status403", "Error: Permission denied.", s},
+		{"status404", "Error: Resource not found. Please check the ID is correct.", s},
+		{"status429", "Error: Rate limit exceeded. Please wait before making more requests.", s},
+		{"status409", "Error: API request failed with status 409. Lectern said: stand-in says 409", s},
+		{"status500", "Error: API request failed with status 500.", s},
+		{"hangslow", "Error: Request timed out. Please try again.", slow},
+		{"notjsonbody", "Error: Unexpected error occurred: *json.SyntaxError:", s},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
-			s.fails("lectern_get_issue_status", map[string]any{"issue_id": tc.id}, tc.want)
+			tc.s.fails("lectern_get_issue_status", map[string]any{"issue_id": tc.id}, tc.want)
 		})
 	}
 }

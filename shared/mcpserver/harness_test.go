@@ -74,7 +74,7 @@ func connect(t *testing.T, api *Client, opts Options, elicit func(context.Contex
 // call calls a tool and answers its text and whether it failed.
 func (s *session) call(name string, args map[string]any) (string, bool) {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute) // beyond the ingest wait
 	defer cancel()
 	// The log level rides on each request in protocol 2026-07-28, and
 	// was set for the session (SetLoggingLevel) before it.
