@@ -46,6 +46,7 @@ type occurrence struct {
 	Start, End int
 	InQuote    bool
 	Speaks     bool   // a strong speech verb follows: "Alice said"
+	Answers    bool   // a turn in the talk: Speaks, or "said nothing", "made no answer"
 	Pron       string // gender of the first pronoun after it in its sentence
 }
 
@@ -415,11 +416,22 @@ func (d *doc) scanNames() []occurrence {
 			}
 			o.Speaks = k < len(toks) && strongVerbs[strings.ToLower(toks[k].Text)] &&
 				(k+1 >= len(toks) || !blockers[strings.ToLower(toks[k+1].Text)])
+			o.Answers = o.Speaks || k < len(toks) && strongVerbs[strings.ToLower(toks[k].Text)] || noAnswer(toks, k)
 		}
 		out = append(out, o)
 		i = p.next
 	}
 	return out
+}
+
+// noAnswer reports whether toks[k:] read "made no answer/reply" or "did
+// not answer/reply": a silent turn in a conversation.
+func noAnswer(toks []tok, k int) bool {
+	if k+2 >= len(toks) {
+		return false
+	}
+	a, b, c := strings.ToLower(toks[k].Text), strings.ToLower(toks[k+1].Text), strings.ToLower(toks[k+2].Text)
+	return (a == "made" && b == "no" || a == "did" && b == "not" || a == "gave" && b == "no") && (c == "answer" || c == "reply")
 }
 
 // pronounAfter is the gender of the first personal pronoun within a few

@@ -86,7 +86,7 @@ func (d *doc) rules(ci *castIndex) []Attribution {
 	}
 	d.pronouns(ci, att)
 	d.paragraphFill(att)
-	d.turns(att)
+	d.turns(ci, att)
 	d.paragraphFill(att)
 	return att
 }
@@ -121,15 +121,22 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 // antecedent is the nearest character of gender g before line i: named in
 // the narration, or speaking an earlier line.
 func (d *doc) antecedent(ci *castIndex, att []Attribution, i int, g string) string {
+	if c := d.nearest(ci, att, i, func(c Character) bool { return c.Gender == g }); c != "" || g == "" {
+		return c
+	}
+	// No character of that gender: one whose gender the book does not show.
+	return d.nearest(ci, att, i, func(c Character) bool { return c.Gender == "" })
+}
+
+// nearest is the nearest character that fits before line i: speaking an
+// earlier line or named in the narration, within pronounReach and the
+// chapter.
+func (d *doc) nearest(ci *castIndex, att []Attribution, i int, fits func(Character) bool) string {
 	l := d.lines[i]
 	floor := l.Span.Start - pronounReach
-	fits := func(name string) bool {
-		c, ok := ci.byKey[normKey(name)]
-		return ok && ci.chars[c].Gender == g
-	}
 	bestPos, best := -1, ""
 	for j := i - 1; j >= 0 && d.lines[j].Span.Start >= floor && d.lines[j].Span.Chapter == l.Span.Chapter; j-- {
-		if att[j].Speaker != "" && fits(att[j].Speaker) {
+		if c, ok := ci.byKey[normKey(att[j].Speaker)]; ok && att[j].Speaker != "" && fits(ci.chars[c]) {
 			bestPos, best = d.lines[j].Span.Start, att[j].Speaker
 			break
 		}
@@ -140,7 +147,7 @@ func (d *doc) antecedent(ci *castIndex, att []Attribution, i int, g string) stri
 		if o.InQuote {
 			continue
 		}
-		if c := ci.resolve(o.P); c >= 0 && ci.chars[c].Gender == g {
+		if c := ci.resolve(o.P); c >= 0 && fits(ci.chars[c]) {
 			return ci.chars[c].Name
 		}
 	}
@@ -227,16 +234,19 @@ func (d *doc) aside(i int) bool {
 // turns fills untagged turns of a conversation between two speakers: in a
 // run of dialogue paragraphs, a turn whose two previous turns are A then B
 // (or whose two next turns are B then A) is A's.
-func (d *doc) turns(att []Attribution) {
-	for _, run := range d.runs() {
+func (d *doc) turns(ci *castIndex, att []Attribution) {
+	for _, run := range d.runs(ci) {
 		speaker := func(k int) string {
 			if k < 0 || k >= len(run) {
 				return ""
 			}
-			return att[run[k][0]].Speaker
+			if run[k].said != "" {
+				return run[k].said
+			}
+			return att[run[k].lines[0]].Speaker
 		}
 		set := func(k int, s string) {
-			for _, i := range run[k] {
+			for _, i := range run[k].lines {
 				if att[i].Source == SourceNone {
 					att[i].Speaker, att[i].Source = s, SourceTurn
 				}
@@ -277,14 +287,21 @@ func (d *doc) turns(att []Attribution) {
 	}
 }
 
-// runs groups the lines into turns (a paragraph's lines, with the
-// paragraphs a quotation runs on into) and the turns into runs of
+// turn is one turn of a conversation: a paragraph's lines (with the
+// paragraphs a quotation runs on into), or a short narration paragraph
+// telling a reply ("Mr. Bennet replied that he had not", "Mr. Bennet
+// made no answer"), whose speaker is said.
+type turn struct {
+	lines []int
+	said  string
+}
+
+// runs groups the lines into turns and the turns into runs of
 // conversation: same chapter, no narration paragraph longer than turnBreak
-// between them, no long narration before a turn's first line, and one
-// speaker per turn.
-func (d *doc) runs() [][][]int {
-	var runs [][][]int
-	var cur [][]int
+// between them and no long narration before a turn's first line.
+func (d *doc) runs(ci *castIndex) [][]turn {
+	var runs [][]turn
+	var cur []turn
 	flush := func() {
 		if len(cur) > 0 {
 			runs = append(runs, cur)
@@ -293,20 +310,38 @@ func (d *doc) runs() [][][]int {
 	}
 	for i, l := range d.lines {
 		if l.Prev >= 0 || l.ContinuesQuote {
-			cur[len(cur)-1] = append(cur[len(cur)-1], i)
+			cur[len(cur)-1].lines = append(cur[len(cur)-1].lines, i)
 			continue
 		}
 		if len(cur) > 0 {
-			last := cur[len(cur)-1]
+			last := cur[len(cur)-1].lines
 			pl := d.lines[last[len(last)-1]]
 			if pl.Span.Chapter != l.Span.Chapter || d.longNarration(pl.Para, l.Para) || l.Span.Start-d.paras[l.Para].Start > turnBreak {
 				flush()
+			} else {
+				for p := pl.Para + 1; p < l.Para; p++ {
+					if who := d.reply(ci, p); who != "" {
+						cur = append(cur, turn{said: who})
+					}
+				}
 			}
 		}
-		cur = append(cur, []int{i})
+		cur = append(cur, turn{lines: []int{i}})
 	}
 	flush()
 	return runs
+}
+
+// reply is the character a narration paragraph tells answering, or "".
+func (d *doc) reply(ci *castIndex, p int) string {
+	r := d.paras[p]
+	k := sort.Search(len(d.names), func(k int) bool { return d.names[k].Start >= r.Start })
+	if k < len(d.names) && d.names[k].End <= r.End && d.names[k].Answers {
+		if c := ci.resolve(d.names[k].P); c >= 0 {
+			return ci.chars[c].Name
+		}
+	}
+	return ""
 }
 
 // longNarration reports whether a paragraph strictly between paragraphs a

@@ -96,6 +96,9 @@ func TestAttributeRulesPronouns(t *testing.T) {
 		{"a pronoun between the parts of an interrupted quotation names both",
 			`"Lizzy!" cried Mrs. Bennet.` + "\n\n" + `Mrs. Bennet came in. "Oh!" said she, "what a man he is!"` + "\n",
 			[]string{"Mrs. Bennet", "Mrs. Bennet", "Mrs. Bennet"}},
+		{"a character whose gender the book does not show fits when no other does",
+			`"Tea?" said Pat.` + "\n\n" + `"Yes," she said.` + "\n",
+			[]string{"Pat", "Pat"}},
 		{"no character of the pronoun's gender leaves the line unknown",
 			`"Hush," said Mr. Bennet.` + "\n\n" + `"Why?" she asked.` + "\n",
 			[]string{"Mr. Bennet", ""}},
@@ -132,6 +135,13 @@ func TestAttributeRulesTurnTaking(t *testing.T) {
 				`"May I come?"` + "\n",
 			[]string{"Mr. Collins", "Elizabeth", ""},
 			[]Source{SourceExplicit, SourceExplicit, SourceNone}},
+		{"a silent turn told in narration keeps the alternation",
+			`"Where are you going?" said Mr. Collins.` + "\n\n" +
+				`"To the village," replied Elizabeth.` + "\n\n" +
+				`Mr. Collins made no answer.` + "\n\n" +
+				`"You may come if you like."` + "\n",
+			[]string{"Mr. Collins", "Elizabeth", "Elizabeth"},
+			[]Source{SourceExplicit, SourceExplicit, SourceTurn}},
 		{"a third speaker nearby stops turn-taking",
 			`"Where are you going?" said Mr. Collins.` + "\n\n" +
 				`"To the village," replied Elizabeth.` + "\n\n" +
@@ -149,6 +159,23 @@ func TestAttributeRulesTurnTaking(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkSpeakers(t, tc.text, tc.want, tc.sources) })
 	}
+}
+
+func TestAttributeRulesAustenStyle(t *testing.T) {
+	// British single quotes, tags naming no one ("said his lady"), a
+	// pronoun with no woman named yet, and a reply told in narration that
+	// counts as a turn: the turns alternate Mrs., Mr., Mrs., Mr., Mrs., Mr.,
+	// Mrs. Bennet.
+	text := `'My dear Mr. Bennet,' said his lady to him one day, 'have you heard that the hall is let at last?'` + "\n\n" +
+		`Mr. Bennet replied that he had not.` + "\n\n" +
+		`'But it is,' returned she; 'for Mrs. Long has just been here.'` + "\n\n" +
+		`'Is he married or single?' said Mr. Bennet.` + "\n\n" +
+		`'Oh! single, my dear, to be sure!' cried Mrs. Bennet.` + "\n\n" +
+		`'How so? how can it affect them?'` + "\n\n" +
+		`'My dear Mr. Bennet,' replied his wife, 'how can you be so tiresome!'` + "\n"
+	checkSpeakers(t, text,
+		[]string{"Mrs. Bennet", "Mrs. Bennet", "Mrs. Bennet", "Mrs. Bennet", "Mr. Bennet", "Mrs. Bennet", "Mr. Bennet", "Mrs. Bennet", "Mrs. Bennet"},
+		[]Source{SourceTurn, SourceTurn, SourceTurn, SourceTurn, SourceExplicit, SourceExplicit, SourceTurn, SourceTurn, SourceTurn})
 }
 
 func TestAttributeRulesIgnoresSpansOutsideTheText(t *testing.T) {
