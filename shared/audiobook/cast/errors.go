@@ -8,4 +8,6 @@ var (
 	ErrInvalid = fault.New(fault.Invalid, "spans do not fit the book text")
 	// ErrUpstream: the LLM failed, or answered with nothing we could read.
 	ErrUpstream = fault.New(fault.Upstream, "LLM call failed")
+	// ErrNoLLM: an LLM pass was asked for with no LLM engine configured.
+	ErrNoLLM = fault.New(fault.Conflict, "no LLM engine is configured")
 )

@@ -93,9 +93,9 @@ const speakersSystem = `You name who speaks each marked line of a novel excerpt.
 // list and marked context trimmed to opt.TokensPerSpan per asked span on
 // average. Names the cast does not know are dropped (the line stays
 // unknown). On an LLM failure the attributions made so far are returned
-// with the error.
+// with the error; with no LLM (nil) the error is ErrNoLLM.
 func AttributeLLM(ctx context.Context, llm LLM, text string, sp []spans.Span, cast []Character, fixed []Attribution, opt Options) ([]Attribution, Stats, error) {
-	d, ci, att, err := prepare(text, sp, cast, fixed)
+	d, ci, att, err := prepare(llm, text, sp, cast, fixed)
 	if err != nil {
 		return nil, Stats{}, err
 	}
@@ -117,7 +117,10 @@ func AttributeLLM(ctx context.Context, llm LLM, text string, sp []spans.Span, ca
 
 // prepare reads the text for an LLM pass: spans that do not fit the text
 // are refused, and the given attributions laid over its dialogue lines.
-func prepare(text string, sp []spans.Span, cast []Character, given []Attribution) (*doc, *castIndex, []Attribution, error) {
+func prepare(llm LLM, text string, sp []spans.Span, cast []Character, given []Attribution) (*doc, *castIndex, []Attribution, error) {
+	if llm == nil {
+		return nil, nil, nil, ErrNoLLM
+	}
 	for _, s := range sp {
 		if s.Start < 0 || s.End > len(text) || s.Start > s.End {
 			return nil, nil, nil, fmt.Errorf("span %s [%d,%d) of a %d-byte text: %w", s.ID, s.Start, s.End, len(text), ErrInvalid)
@@ -156,6 +159,9 @@ func (d *doc) askAll(ctx context.Context, llm LLM, ci *castIndex, ask []int, kno
 	out := map[int]string{}
 	var st Stats
 	for _, w := range windows(len(ask), opt.Window, first) {
+		if err := ctx.Err(); err != nil {
+			return out, st, fmt.Errorf("ask speakers: %w", err)
+		}
 		lines := ask[w[0]:w[1]]
 		user := d.prompt(ci, lines, known, opt, estimateTokens(speakersSystem))
 		st.Requests++

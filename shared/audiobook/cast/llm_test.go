@@ -325,3 +325,24 @@ func TestWindowsAreBalancedAndShiftable(t *testing.T) {
 		}
 	}
 }
+
+func TestLLMPassesNeedAnLLMAndStopWhenCancelled(t *testing.T) {
+	text := longBook(3)
+	sp := split(text)
+	ctx := context.Background()
+	if _, _, err := AttributeLLM(ctx, nil, text, sp, testCast, nil, Options{}); !errors.Is(err, ErrNoLLM) {
+		t.Errorf("attribute without an LLM: %v", err)
+	}
+	if _, _, err := Verify(ctx, nil, text, sp, testCast, nil, Options{}); !errors.Is(err, ErrNoLLM) {
+		t.Errorf("verify without an LLM: %v", err)
+	}
+	if _, err := Refine(ctx, nil, testCast, text); !errors.Is(err, ErrNoLLM) {
+		t.Errorf("refine without an LLM: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	llm := &fakeLLM{reply: answerAll(func(string) string { return "Alice" })}
+	if _, st, err := AttributeLLM(cancelled, llm, text, sp, testCast, nil, Options{}); !errors.Is(err, context.Canceled) || st.Requests != 0 {
+		t.Errorf("cancelled: %v, %+v", err, st)
+	}
+}

@@ -50,6 +50,9 @@ type refineAnswer struct {
 // not_characters is dropped. The result is ordered and given ids like
 // Extract's.
 func Refine(ctx context.Context, llm LLM, cast []Character, sample string) ([]Character, error) {
+	if llm == nil {
+		return nil, ErrNoLLM
+	}
 	var user strings.Builder
 	user.WriteString("Cast found by rules (name; aliases; gender; mentions):\n")
 	for _, c := range cast {

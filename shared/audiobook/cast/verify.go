@@ -31,7 +31,7 @@ const verifyContext = 2
 // unanswered stay unmarked with confidence 0. On an LLM failure the
 // marks made so far are returned with the error.
 func Verify(ctx context.Context, llm LLM, text string, sp []spans.Span, cast []Character, current []Attribution, opt Options) ([]Attribution, Stats, error) {
-	d, ci, att, err := prepare(text, sp, cast, current)
+	d, ci, att, err := prepare(llm, text, sp, cast, current)
 	if err != nil {
 		return nil, Stats{}, err
 	}
