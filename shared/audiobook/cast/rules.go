@@ -112,10 +112,41 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 			att[i].Speaker, att[i].Source = att[l.Prev].Speaker, att[l.Prev].Source
 			continue
 		}
-		if c := d.antecedent(ci, att, i, pronounGender[t.Pronoun]); c != "" {
+		g := pronounGender[t.Pronoun]
+		if c := d.beatSubject(ci, i); c >= 0 && (ci.chars[c].Gender == g || ci.chars[c].Gender == "") {
+			att[i].Speaker, att[i].Source = ci.chars[c].Name, SourcePronoun
+			continue
+		}
+		if c := d.antecedent(ci, att, i, g); c != "" {
 			att[i].Speaker, att[i].Source = c, SourcePronoun
 		}
 	}
+}
+
+// beatSubject is the character named first in the last sentence of the
+// narration leading into line i in its paragraph ("The Knave shook his
+// head sadly. "Do I look like it?" he said."), or -1: the one acting just
+// before a line is the one a pronoun tag means.
+func (d *doc) beatSubject(ci *castIndex, i int) int {
+	s, e := d.narrationBefore(i)
+	toks := tokenize(d.text, s, e)
+	for len(toks) > 0 && !toks[len(toks)-1].Word {
+		toks = toks[:len(toks)-1]
+	}
+	from := 0
+	for k := len(toks) - 1; k >= 0; k-- {
+		if isTerminal(toks[k]) && !(toks[k].Text == "." && k > 0 && isTitleWord(toks[k-1])) {
+			from = k + 1
+			break
+		}
+	}
+	if from >= len(toks) {
+		return -1
+	}
+	if p, ok := d.lx.nameAt(toks, from); ok && p.first == from {
+		return ci.resolve(p)
+	}
+	return -1
 }
 
 // antecedent is the nearest character of gender g before line i: named in

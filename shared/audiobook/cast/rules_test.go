@@ -96,6 +96,10 @@ func TestAttributeRulesPronouns(t *testing.T) {
 		{"a pronoun between the parts of an interrupted quotation names both",
 			`"Lizzy!" cried Mrs. Bennet.` + "\n\n" + `Mrs. Bennet came in. "Oh!" said she, "what a man he is!"` + "\n",
 			[]string{"Mrs. Bennet", "Mrs. Bennet", "Mrs. Bennet"}},
+		{"the subject of the sentence before the line is the one a pronoun tag means",
+			`"Not I," said the Knave.` + "\n\n" + `"Call the next witness," said the King.` + "\n\n" + `"Yes," said the Hatter.` + "\n\n" +
+				`The Knave shook his head sadly. "Do I look like it?" he said.` + "\n",
+			[]string{"The Knave", "The King", "The Hatter", "The Knave"}},
 		{"a character whose gender the book does not show fits when no other does",
 			`"Tea?" said Pat.` + "\n\n" + `"Yes," she said.` + "\n",
 			[]string{"Pat", "Pat"}},
