@@ -239,7 +239,7 @@ func (d *doc) prompt(ci *castIndex, lines []int, known func(int) string, opt Opt
 }
 
 // castList writes "Name (alias, alias)" lines, most mentioned first, within
-// limit bytes (at least the first character).
+// limit bytes.
 func castList(chars []Character, limit int) string {
 	order := make([]Character, len(chars))
 	copy(order, chars)
@@ -251,7 +251,7 @@ func castList(chars []Character, limit int) string {
 			entry += " (" + strings.Join(c.Aliases, ", ") + ")"
 		}
 		entry += "\n"
-		if b.Len() > 0 && b.Len()+len(entry) > limit {
+		if b.Len()+len(entry) > limit {
 			break
 		}
 		b.WriteString(entry)

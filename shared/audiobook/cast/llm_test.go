@@ -346,3 +346,17 @@ func TestLLMPassesNeedAnLLMAndStopWhenCancelled(t *testing.T) {
 		t.Errorf("cancelled: %v, %+v", err, st)
 	}
 }
+
+func TestPromptStaysWithinBudgetWithALongCastList(t *testing.T) {
+	text := longBook(2) // one untagged line
+	sp := split(text)
+	long := []Character{{Name: "Alice", Aliases: []string{strings.Repeat("Alice the Very Long Alias ", 40)}, Mentions: 9}}
+	llm := &fakeLLM{reply: answerAll(func(string) string { return "Alice" })}
+	att, st, err := AttributeLLM(context.Background(), llm, text, sp, append(long, testCast...), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.AskedSpans != 2 || st.PromptTokens > 2*MaxTokensPerSpan || att[1].Speaker != "Alice" {
+		t.Fatalf("stats %+v, %+v", st, att)
+	}
+}
