@@ -16,6 +16,7 @@ import (
 
 	"github.com/lectern/lectern/shared/features"
 	"github.com/lectern/lectern/shared/httpapi"
+	"github.com/lectern/lectern/shared/httpapi/audiobookapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/httpapi/listenapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
@@ -140,6 +141,7 @@ func TestAPIModulesServeTheSameOperations(t *testing.T) {
 	}{
 		{"listen", listenapi.API, features.ListenModule()},
 		{"magazine", magazineapi.API, magazineapi.Module(visionocr.NewSteps)},
+		{"audiobook", audiobookapi.API, features.AudiobookModule()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			api, err := tc.api(local.Deps)

@@ -18,7 +18,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/lectern/lectern/shared/audiobook/cast"
 	"github.com/lectern/lectern/shared/engines/oaichat"
+	"github.com/lectern/lectern/shared/httpapi/audiobookapi"
 	"github.com/lectern/lectern/shared/httpapi/enginesapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/httpapi/listenapi"
@@ -34,7 +36,7 @@ import (
 
 // All is every feature's module constructor.
 func All() []platform.New {
-	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module(visionocr.NewSteps), reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, ListenModule(), jobsapi.Module}
+	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module(visionocr.NewSteps), reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, ListenModule(), AudiobookModule(), jobsapi.Module}
 }
 
 // ListenModule is listening with the podcast script job asking oaichat.
@@ -42,5 +44,13 @@ func ListenModule() platform.New { return listenapi.Module(podcastLLM) }
 
 // podcastLLM is the LLM client the podcast script job asks.
 func podcastLLM(base, key, model string, timeout time.Duration, client *http.Client) readaloud.Chat {
+	return oaichat.New(oaichat.Config{BaseURL: base, APIKey: key, Model: model, Timeout: timeout, HTTPClient: client})
+}
+
+// AudiobookModule is the audiobook feature with its cast job asking oaichat.
+func AudiobookModule() platform.New { return audiobookapi.Module(castLLM) }
+
+// castLLM is the LLM client the audiobook cast job asks.
+func castLLM(base, key, model string, timeout time.Duration, client *http.Client) cast.LLM {
 	return oaichat.New(oaichat.Config{BaseURL: base, APIKey: key, Model: model, Timeout: timeout, HTTPClient: client})
 }

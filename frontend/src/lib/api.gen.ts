@@ -4,6 +4,213 @@
 // npm run gen:api (in frontend/). npm run check fails while it is stale.
 
 export interface paths {
+    "/api/attribute-spans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cast a book with the LLM from Settings as a background job (follow it at status_url). mode span (default): the LLM names the speaker of each dialogue span the rules left, at most 40 spans and 150 prompt tokens per span on average a request; an explicit tag and a speaker set by hand are never replaced. mode classic: the LLM segments the text itself and auto-repair aligns its segments to the source, reporting what it fused, dropped or invented. verify: a second pass with other windows marks each line agreed or disputed (the other answer kept) and changes no speaker. No LLM configured answers 409; a cast of the book already running answers 409 */
+        post: operations["attribute-spans"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The books, newest first */
+        get: operations["list-books"];
+        put?: never;
+        /** Upload a book (TXT in UTF-8 or Latin-1, or EPUB; at most 4194304 bytes): it is split into narration and dialogue spans from its quotation marks, its cast is found and the speakers its text shows are named by rules, with no LLM. A file that is not a book answers 422 and stores nothing */
+        post: operations["upload-book"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A book: title, author, chapters with their segment counts, the cast with voices, the narrator's voice, the revision, and the state of its last cast and render jobs */
+        get: operations["get-book"];
+        put?: never;
+        post?: never;
+        /** Delete a book with its segments, cast, text and renders; a second delete answers 404 */
+        delete: operations["delete-book"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/cast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A book's characters (name, aliases, gender, lines spoken, voice), most lines first, and the narrator's voice */
+        get: operations["get-book-cast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/cast/{character}/voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the voice a character speaks in; a voice the library lacks answers 422 */
+        put: operations["set-character-voice"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/narrator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the narrator's voice (narration, and characters without a voice); a voice the library lacks answers 422 */
+        put: operations["set-narrator-voice"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The book's last render: status, progress, and the files made so far with their download URLs */
+        get: operations["get-book-render"];
+        put?: never;
+        /** Voice the book as a background job: one M4B with a chapter per book chapter, then an MP3 per chapter; each line in its speaker's voice, narration and characters without a voice in the narrator's (required). A crash resumes without speaking again what was spoken */
+        post: operations["start-book-render"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/render/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The book's M4B (redirect to a short-lived URL); 409 until the render made it */
+        get: operations["get-book-audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/render/chapters/{chapter}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chapter's MP3 (redirect to a short-lived URL); 409 until the render made it */
+        get: operations["get-book-chapter-audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of a book's segments in text order, with their text: spanId (span mode), kind, offsets, speaker and how it was found, the verification mark, the other answer of a disputed line, the confidence and the unclosed flag; filter by chapter or disputed=1 */
+        get: operations["list-book-segments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/segments/{segment}/speaker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a dialogue line's speaker by hand (a name, alias or id of the cast), on the book's revision in If-Match (another answers 409 and changes nothing). Later casts keep it; the verify pass never overrules it */
+        put: operations["set-segment-speaker"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/voice-suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Voices of the library proposed for the narrator and each character, best first: by gender, then age (guessed from the name), then English; each character's first proposal differs from the others' while the library has enough */
+        get: operations["suggest-book-voices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/engines": {
         parameters: {
             query?: never;
@@ -1056,6 +1263,266 @@ export interface components {
         ArticleTextOutBody: {
             text: string;
         };
+        "Attribute-spansRequest": {
+            book_id: string;
+            /**
+             * @description span (default) or classic (the browser's ab-span-mode 0)
+             * @default span
+             * @enum {string}
+             */
+            mode?: "span" | "classic";
+            /** @description run the verify pass after attribution */
+            verify?: boolean;
+        };
+        AudiobookChapter: {
+            counts: components["schemas"]["AudiobookCounts"];
+            /** Format: int64 */
+            end: number;
+            /** Format: int64 */
+            first_segment: number;
+            /** Format: int64 */
+            index: number;
+            /**
+             * Format: int64
+             * @description byte offset of the chapter in the book's text
+             */
+            start: number;
+            title: string;
+        };
+        AudiobookCharacter: {
+            aliases: string[] | null;
+            /**
+             * @description empty when unknown
+             * @enum {string}
+             */
+            gender: "female" | "male" | "";
+            id: string;
+            /**
+             * Format: int64
+             * @description dialogue lines spoken
+             */
+            lines: number;
+            /** Format: int64 */
+            mentions: number;
+            name: string;
+            /** Format: int64 */
+            version: number;
+            /** @description the voice of the library the character speaks in; empty speaks in the narrator's */
+            voice_id?: string;
+        };
+        AudiobookCharacterSuggestion: {
+            /**
+             * @description guessed from the name (Old, Little, King...); empty when it says nothing
+             * @enum {string}
+             */
+            age: "young" | "middle_aged" | "old" | "";
+            gender: string;
+            id: string;
+            name: string;
+            voices: components["schemas"]["AudiobookSuggestedVoice"][] | null;
+        };
+        AudiobookCounts: {
+            /** Format: int64 */
+            agreed: number;
+            /** Format: int64 */
+            dialogue: number;
+            /** Format: int64 */
+            disputed: number;
+            /**
+             * Format: int64
+             * @description dialogue lines set by hand
+             */
+            hand: number;
+            /**
+             * Format: int64
+             * @description dialogue lines the LLM named
+             */
+            llm: number;
+            /** Format: int64 */
+            narration: number;
+            /** Format: int64 */
+            segments: number;
+            /**
+             * Format: int64
+             * @description quotations that never closed
+             */
+            unclosed: number;
+            /**
+             * Format: int64
+             * @description dialogue lines without a speaker
+             */
+            unknown: number;
+            /**
+             * Format: int64
+             * @description dialogue lines with a speaker
+             */
+            with_speaker: number;
+        };
+        AudiobookOutput: {
+            /**
+             * Format: int64
+             * @description the book chapter's index; -1 for the whole book
+             */
+            chapter: number;
+            /** Format: int64 */
+            duration_ms: number;
+            /** @enum {string} */
+            format: "m4b" | "mp3";
+            /** @description blob key of the audio */
+            key: string;
+            title: string;
+        };
+        AudiobookSegment: {
+            /** Format: int64 */
+            chapter: number;
+            /**
+             * Format: double
+             * @description derived from the mark: 0.83 agreed, 0.485 disputed, 0.95 explicit tag
+             */
+            confidence?: number;
+            /** @description the quotation goes on in the next dialogue segment */
+            continues?: boolean;
+            /** Format: int64 */
+            end: number;
+            /** @description the segment's id: its span id in span mode (c03-s0042), c03-k0007 in classic mode */
+            id: string;
+            /** @enum {string} */
+            kind: "narration" | "dialogue";
+            /**
+             * @description the verify pass's verification mark
+             * @enum {string}
+             */
+            mark?: "agreed" | "disputed" | "";
+            /** @description the verify pass's answer on a disputed line */
+            other_answer?: string;
+            /** @description how the speaker was found: explicit, pronoun, paragraph, turn, llm, classic, hand or none */
+            source?: string;
+            /** @description the span the segment is (span mode) */
+            spanId?: string;
+            /** @description the speaker's name (a cast name); empty for narration or unknown */
+            speaker?: string;
+            /** Format: int64 */
+            start: number;
+            /** @description the segment's text (answers only; not stored) */
+            text?: string;
+            /** @description a quotation that never closed */
+            unclosed?: boolean;
+        };
+        AudiobookSegmentPage: {
+            /** Format: int64 */
+            count: number;
+            has_more: boolean;
+            items: components["schemas"]["AudiobookSegment"][] | null;
+            /**
+             * Format: int64
+             * @description offset of the next page; null when there is none
+             */
+            next_offset: number | null;
+            /** Format: int64 */
+            offset: number;
+            /**
+             * Format: int64
+             * @description the book's revision these segments are of; send it as If-Match to set a speaker
+             */
+            revision: number;
+            /**
+             * Format: int64
+             * @description segments matching the filter
+             */
+            total: number;
+        };
+        AudiobookSuggestedVoice: {
+            /** @enum {string} */
+            age: "young" | "middle_aged" | "old" | "";
+            /** @enum {string} */
+            gender: "female" | "male" | "neutral" | "";
+            language: string;
+            name: string;
+            /**
+             * Format: int64
+             * @description higher fits better: gender, then age, then English, then not yet taken
+             */
+            score: number;
+            voice_id: string;
+        };
+        AudiobookSuggestions: {
+            characters: components["schemas"]["AudiobookCharacterSuggestion"][] | null;
+            narrator: components["schemas"]["AudiobookSuggestedVoice"][] | null;
+        };
+        AudiobookSummary: {
+            author: string;
+            created: string;
+            id: string;
+            title: string;
+        };
+        AudiobookapiBookView: {
+            author: string;
+            /**
+             * Format: int64
+             * @description bytes of the book's text
+             */
+            bytes: number;
+            cast: components["schemas"]["AudiobookCharacter"][] | null;
+            /** @description the last cast job (POST /api/attribute-spans) */
+            cast_job_status?: components["schemas"]["JobsapiView"];
+            chapters: components["schemas"]["AudiobookChapter"][] | null;
+            counts: components["schemas"]["AudiobookCounts"];
+            /** Format: date-time */
+            created: string;
+            filename: string;
+            /**
+             * @description what was uploaded
+             * @enum {string}
+             */
+            format: "txt" | "epub";
+            id: string;
+            /** @enum {string} */
+            mode: "span" | "classic";
+            /** @description the narrator's voice id; empty until set */
+            narrator_voice?: string;
+            /** @description the last render job */
+            render_job_status?: components["schemas"]["JobsapiView"];
+            /**
+             * Format: int64
+             * @description increases with every change of the segments; send it as If-Match to set a speaker
+             */
+            revision: number;
+            title: string;
+            /** Format: date-time */
+            updated: string;
+        };
+        AudiobookapiChapterURL: {
+            /** Format: int64 */
+            chapter: number;
+            title: string;
+            /** @description redirects to a short-lived URL of the MP3 */
+            url: string;
+        };
+        AudiobookapiRenderView: {
+            book?: components["schemas"]["AudiobookOutput"];
+            /** @description the M4B once made (redirects to a short-lived URL) */
+            book_url?: string;
+            chapter_urls: components["schemas"]["AudiobookapiChapterURL"][] | null;
+            chapters: components["schemas"]["AudiobookOutput"][] | null;
+            error?: string;
+            job_id: string;
+            message?: string;
+            /** Format: double */
+            progress: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+        };
+        AudiobookapiVoiceBody: {
+            /** @description a voice of the library; empty clears it (a character then speaks in the narrator's voice) */
+            voice_id: string;
+        };
+        BookCastOutputBody: {
+            characters: components["schemas"]["AudiobookCharacter"][] | null;
+            narrator_voice: string;
+        };
+        BookListOutputBody: {
+            books: components["schemas"]["AudiobookSummary"][] | null;
+        };
         "Bulk-regionsRequest": {
             /** @enum {string} */
             action: "delete" | "set-kind";
@@ -1827,8 +2294,24 @@ export interface components {
             name: string;
             tags?: string[] | null;
         };
+        SegmentSpeakerOutputBody: {
+            /**
+             * Format: int64
+             * @description the book's new revision
+             */
+            revision: number;
+            segment: components["schemas"]["AudiobookSegment"];
+        };
+        "Set-narrator-voiceRequest": {
+            /** @description a voice of the library */
+            voice_id: string;
+        };
         "Set-page-orderRequest": {
             ids: string[] | null;
+        };
+        "Set-segment-speakerRequest": {
+            /** @description a cast member's name, alias or id */
+            speaker: string;
         };
         SettingsUpdate: {
             /** @description engine card name to that card's key; same rule per entry */
@@ -1891,6 +2374,13 @@ export interface components {
             /** @description true when this change cleared the stored undo point (the Undo button goes away) */
             undo_cleared?: boolean;
             undo_token?: string;
+        };
+        "Start-book-renderRequest": {
+            /**
+             * Format: double
+             * @description multiple of the normal rate, 0.25..4; 0 or absent is 1
+             */
+            speed?: number;
         };
         "Start-podcast-scriptRequest": {
             /** @description the two hosts; host 0 opens */
@@ -2152,6 +2642,526 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "attribute-spans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Attribute-spansRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "list-books": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookListOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "upload-book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the book: TXT (UTF-8 or Latin-1) or EPUB
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookapiBookView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookapiBookView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "delete-book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-book-cast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookCastOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-character-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+                /** @description the character's id */
+                character: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AudiobookapiVoiceBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookCharacter"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-narrator-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Set-narrator-voiceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookapiBookView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-book-render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookapiRenderView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "start-book-render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Start-book-renderRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-book-audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-book-chapter-audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+                /** @description the chapter's index */
+                chapter: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "list-book-segments": {
+        parameters: {
+            query?: {
+                /** @description only this chapter's segments (its index); -1 or absent: every chapter */
+                chapter?: number;
+                /** @description disputed=1: only lines the verify pass disputed */
+                disputed?: boolean;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookSegmentPage"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-segment-speaker": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the book's revision (ETag) the change was made on */
+                "If-Match": string;
+            };
+            path: {
+                /** @description book id */
+                book: string;
+                /** @description the segment's id */
+                segment: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Set-segment-speakerRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentSpeakerOutputBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "suggest-book-voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookSuggestions"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "list-engine-cards": {
         parameters: {
             query?: never;
@@ -4899,6 +5909,17 @@ export const pathsApiVoicesGetParametersQuerySourceValues: ReadonlyArray<Flatten
 export const pathsApiVoicesClonePostRequestBodyContentMultipartFormDataAgeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices/clone"]["post"]["requestBody"]["content"]["multipart/form-data"]["age"]> = ["young", "middle_aged", "old", ""];
 export const pathsApiVoicesClonePostRequestBodyContentMultipartFormDataGenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voices/clone"]["post"]["requestBody"]["content"]["multipart/form-data"]["gender"]> = ["female", "male", "neutral", ""];
 export const addRegionRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Add-regionRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const attributeSpansRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Attribute-spansRequest"]["mode"]> = ["span", "classic"];
+export const audiobookCharacterGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookCharacter"]["gender"]> = ["female", "male", ""];
+export const audiobookCharacterSuggestionAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookCharacterSuggestion"]["age"]> = ["young", "middle_aged", "old", ""];
+export const audiobookOutputFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookOutput"]["format"]> = ["m4b", "mp3"];
+export const audiobookSegmentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookSegment"]["kind"]> = ["narration", "dialogue"];
+export const audiobookSegmentMarkValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookSegment"]["mark"]> = ["agreed", "disputed", ""];
+export const audiobookSuggestedVoiceAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookSuggestedVoice"]["age"]> = ["young", "middle_aged", "old", ""];
+export const audiobookSuggestedVoiceGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookSuggestedVoice"]["gender"]> = ["female", "male", "neutral", ""];
+export const audiobookapiBookViewFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiBookView"]["format"]> = ["txt", "epub"];
+export const audiobookapiBookViewModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiBookView"]["mode"]> = ["span", "classic"];
+export const audiobookapiRenderViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiRenderView"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const bulkRegionsRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["action"]> = ["delete", "set-kind"];
 export const bulkRegionsRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const cardsModelChoiceSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsModelChoice"]["source"]> = ["card", "engine", "none"];

@@ -1,0 +1,388 @@
+package audiobook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/store"
+)
+
+// RenderJobKind is the background job that voices a book.
+const RenderJobKind = "audiobook.render"
+
+// MaxVoices is the most voices a book's render speaks in (the speech
+// renderer's limit).
+const MaxVoices = 64
+
+// renderSK is the item that records a render's finished outputs, so a run
+// after a crash does not make them again.
+const renderSK = "RENDER"
+
+// RenderRequest starts a render.
+type RenderRequest struct {
+	Speed float64 `json:"speed,omitempty"`
+}
+
+// voiceRef is a library voice as it was when the render was asked for.
+type voiceRef struct {
+	Engine      string `json:"engine"`
+	EngineVoice string `json:"engine_voice"`
+}
+
+// renderPayload is the render job's payload: the voices resolved when it
+// was asked for, so the worker needs no voice library.
+type renderPayload struct {
+	BookID   string              `json:"book_id"`
+	Narrator string              `json:"narrator"`
+	Speakers map[string]string   `json:"speakers"` // cast name → voice id
+	Voices   map[string]voiceRef `json:"voices"`   // voice id → engine
+	Speed    float64             `json:"speed,omitempty"`
+}
+
+// Output is one audio file a render made.
+type Output struct {
+	Chapter    int    `json:"chapter" doc:"the book chapter's index; -1 for the whole book"`
+	Title      string `json:"title"`
+	Format     string `json:"format" enum:"m4b,mp3"`
+	Key        string `json:"key" doc:"blob key of the audio"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// RenderResult is the render job's result.
+type RenderResult struct {
+	Book     Output   `json:"book" doc:"the M4B, a chapter per book chapter"`
+	Chapters []Output `json:"chapters" doc:"an MP3 per book chapter"`
+}
+
+// renderRecord is the RENDER item: the outputs a render job finished.
+type renderRecord struct {
+	Job    string       `json:"job"`
+	Result RenderResult `json:"result"`
+	Done   []bool       `json:"done"` // per chapter MP3
+	Whole  bool         `json:"whole"`
+}
+
+// StartRender queues the render of a book in the voices assigned: the
+// narrator's (required) for narration and for any character without a
+// voice of its own. Voices are checked against the library now.
+func (s *Service) StartRender(ctx context.Context, id string, req RenderRequest) (jobs.Job, error) {
+	b, err := s.loadBook(ctx, id)
+	if err != nil {
+		return jobs.Job{}, err
+	}
+	if req.Speed != 0 && (req.Speed < 0.25 || req.Speed > 4) {
+		return jobs.Job{}, fmt.Errorf("%w: speed %g is outside 0.25..4", ErrInvalid, req.Speed)
+	}
+	if b.NarratorVoice == "" {
+		return jobs.Job{}, fmt.Errorf("%w: book %s has no narrator voice: set one first", ErrInvalid, id)
+	}
+	if err := s.idle(ctx, b.RenderJob, "render"); err != nil {
+		return jobs.Job{}, err
+	}
+	chars, err := s.loadCast(ctx, id)
+	if err != nil {
+		return jobs.Job{}, err
+	}
+	p := renderPayload{BookID: id, Narrator: b.NarratorVoice, Speakers: map[string]string{}, Voices: map[string]voiceRef{}, Speed: req.Speed}
+	need := []string{b.NarratorVoice}
+	for _, c := range chars {
+		if c.VoiceID != "" {
+			p.Speakers[c.Name] = c.VoiceID
+			need = append(need, c.VoiceID)
+		}
+	}
+	for _, v := range need {
+		if _, ok := p.Voices[v]; ok {
+			continue
+		}
+		if len(p.Voices) == MaxVoices {
+			return jobs.Job{}, fmt.Errorf("%w: the cast speaks in more than %d voices", ErrInvalid, MaxVoices)
+		}
+		voice, err := s.checkVoice(ctx, v)
+		if err != nil {
+			return jobs.Job{}, err
+		}
+		p.Voices[v] = voiceRef{Engine: voice.Engine, EngineVoice: voice.EngineVoice}
+	}
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return jobs.Job{}, err
+	}
+	job, err := s.queue.Enqueue(ctx, RenderJobKind, raw)
+	if err != nil {
+		return job, err
+	}
+	_, err = s.updateBook(ctx, id, func(b *Book) error {
+		b.RenderJob = job.ID
+		return nil
+	})
+	return job, err
+}
+
+// speechChapter is a chapter as the speech renderer's payload takes it.
+type speechChapter struct {
+	Title    string          `json:"title"`
+	Text     string          `json:"text"`
+	Segments []speechSegment `json:"segments,omitempty"`
+}
+
+type speechSegment struct {
+	VoiceID string `json:"voice_id,omitempty"`
+	Text    string `json:"text"`
+}
+
+// speechPayload is the speech renderer's job payload (render.Service.Job).
+type speechPayload struct {
+	Chapters    []speechChapter     `json:"chapters"`
+	VoiceID     string              `json:"voice_id"`
+	Format      string              `json:"format"`
+	Title       string              `json:"title,omitempty"`
+	Artist      string              `json:"artist,omitempty"`
+	Speed       float64             `json:"speed,omitempty"`
+	Engine      string              `json:"engine"`
+	EngineVoice string              `json:"engine_voice"`
+	Voices      map[string]voiceRef `json:"voices,omitempty"`
+	Output      string              `json:"output"`
+}
+
+// voicedChapters are the book's chapters as segments in their voices: each
+// segment speaks in its speaker's voice, narration and speakers without a
+// voice in the narrator's. Segments are never merged, so every dialogue
+// boundary stays a boundary; segments with nothing to say are left out.
+func voicedChapters(b Book, text string, segs []Segment, speakers map[string]string) []speechChapter {
+	out := make([]speechChapter, len(b.Chapters))
+	for i, c := range b.Chapters {
+		out[i].Title = c.Title
+	}
+	for _, sg := range segs {
+		if sg.Chapter < 0 || sg.Chapter >= len(out) || strings.TrimSpace(text[sg.Start:sg.End]) == "" {
+			continue
+		}
+		voice := ""
+		if sg.Kind == KindDialogue {
+			voice = speakers[sg.Speaker]
+		}
+		out[sg.Chapter].Segments = append(out[sg.Chapter].Segments, speechSegment{VoiceID: voice, Text: text[sg.Start:sg.End]})
+	}
+	return out
+}
+
+// scaled reports a part of the render's progress as a share of the job's.
+type scaled struct {
+	to       jobs.Reporter
+	from, by float64
+	prefix   string
+}
+
+func (r scaled) Progress(ctx context.Context, f float64, msg string) error {
+	return r.to.Progress(ctx, r.from+r.by*f, r.prefix+msg)
+}
+
+// RenderJob is the render job's handler: the whole book as one M4B with a
+// chapter per book chapter, then an MP3 per chapter. It is safe to run
+// again: the speech renderer's chunk cache means a run after a crash
+// speaks only what is missing (the chapter MP3s speak nothing: the M4B
+// spoke every chunk), and outputs already made are recorded and skipped.
+func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress jobs.Reporter) (json.RawMessage, error) {
+	var p renderPayload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, fmt.Errorf("%w: payload: %v", ErrInvalid, err)
+	}
+	if s.renderer == nil {
+		return nil, fmt.Errorf("%w: this function does not render", ErrInvalid)
+	}
+	b, err := s.loadBook(ctx, p.BookID)
+	if err != nil {
+		return nil, err
+	}
+	text, err := s.readText(ctx, b)
+	if err != nil {
+		return nil, jobs.Transient(err)
+	}
+	stored, err := s.loadSegments(ctx, b.ID)
+	if err != nil {
+		return nil, jobs.Transient(err)
+	}
+	chapters := voicedChapters(b, text, stored.segs, p.Speakers)
+	rec, version, err := s.renderRecord(ctx, b.ID, b.RenderJob, len(chapters))
+	if err != nil {
+		return nil, jobs.Transient(err)
+	}
+	prefix := "audiobook/" + b.ID + "/render/" + b.RenderJob + "/"
+	def := p.Voices[p.Narrator]
+	others := map[string]voiceRef{}
+	for id, v := range p.Voices {
+		if id != p.Narrator {
+			others[id] = v
+		}
+	}
+	speak := func(chs []speechChapter, format, output string, rep jobs.Reporter) (Output, error) {
+		sp := speechPayload{Chapters: chs, VoiceID: p.Narrator, Format: format, Title: b.Title, Artist: b.Author, Speed: p.Speed,
+			Engine: def.Engine, EngineVoice: def.EngineVoice, Voices: others, Output: output}
+		raw, err := json.Marshal(sp)
+		if err != nil {
+			return Output{}, err
+		}
+		res, err := s.renderer.Job(ctx, raw, rep)
+		if err != nil {
+			return Output{}, err
+		}
+		var out struct {
+			Key        string `json:"key"`
+			DurationMS int64  `json:"duration_ms"`
+		}
+		if err := json.Unmarshal(res, &out); err != nil {
+			return Output{}, fmt.Errorf("render result: %w", err)
+		}
+		return Output{Chapter: -1, Title: b.Title, Format: format, Key: out.Key, DurationMS: out.DurationMS}, nil
+	}
+	// Chapters with nothing to say would fail the whole render: the M4B
+	// keeps the others.
+	var spoken []speechChapter
+	for _, c := range chapters {
+		if len(c.Segments) > 0 {
+			spoken = append(spoken, c)
+		}
+	}
+	if len(spoken) == 0 {
+		return nil, fmt.Errorf("%w: book %s has nothing to speak", ErrInvalid, b.ID)
+	}
+	const wholeShare = 0.8
+	if !rec.Whole {
+		out, err := speak(spoken, "m4b", prefix+"book/", scaled{to: progress, by: wholeShare, prefix: "M4B: "})
+		if err != nil {
+			return nil, err
+		}
+		rec.Result.Book, rec.Whole = out, true
+		if version, err = s.putRenderRecord(ctx, b.ID, rec, version); err != nil {
+			return nil, jobs.Transient(err)
+		}
+	}
+	for i, c := range chapters {
+		if rec.Done[i] || len(c.Segments) == 0 {
+			continue
+		}
+		share := (1 - wholeShare) / float64(len(chapters))
+		rep := scaled{to: progress, from: wholeShare + share*float64(i), by: share, prefix: fmt.Sprintf("chapter %d of %d MP3: ", i+1, len(chapters))}
+		out, err := speak([]speechChapter{c}, "mp3", fmt.Sprintf("%sch%03d/", prefix, i), rep)
+		if err != nil {
+			return nil, err
+		}
+		out.Chapter, out.Title = i, c.Title
+		rec.Result.Chapters = append(rec.Result.Chapters, out)
+		rec.Done[i] = true
+		if version, err = s.putRenderRecord(ctx, b.ID, rec, version); err != nil {
+			return nil, jobs.Transient(err)
+		}
+	}
+	return json.Marshal(rec.Result)
+}
+
+// renderRecord reads the RENDER item of job, or a fresh one.
+func (s *Service) renderRecord(ctx context.Context, book, job string, chapters int) (renderRecord, int64, error) {
+	fresh := renderRecord{Job: job, Done: make([]bool, chapters), Result: RenderResult{Chapters: []Output{}}}
+	it, err := s.table.Get(ctx, bookPK(book), renderSK)
+	if errors.Is(err, store.ErrNotFound) {
+		return fresh, 0, nil
+	}
+	if err != nil {
+		return fresh, 0, err
+	}
+	var rec renderRecord
+	if err := json.Unmarshal(it.Data, &rec); err != nil || rec.Job != job || len(rec.Done) != chapters {
+		return fresh, it.Version, nil // another job's: replaced
+	}
+	return rec, it.Version, nil
+}
+
+func (s *Service) putRenderRecord(ctx context.Context, book string, rec renderRecord, version int64) (int64, error) {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return version, err
+	}
+	cond := store.IfAbsent()
+	if version > 0 {
+		cond = store.IfVersion(version)
+	}
+	if err := s.table.Put(ctx, store.Item{PK: bookPK(book), SK: renderSK, Version: version + 1, Data: data}, cond); err != nil {
+		return version, fmt.Errorf("render record of %s: %w", book, err)
+	}
+	return version + 1, nil
+}
+
+// RenderView is a book's last render as the API shows it.
+type RenderView struct {
+	JobID    string      `json:"job_id"`
+	Status   jobs.Status `json:"status" enum:"queued,running,succeeded,failed"`
+	Progress float64     `json:"progress"`
+	Message  string      `json:"message,omitempty"`
+	Error    string      `json:"error,omitempty"`
+	// Book is the M4B once made; Chapters the MP3s made so far.
+	Book     *Output  `json:"book,omitempty"`
+	Chapters []Output `json:"chapters"`
+}
+
+// Render reports a book's last render.
+func (s *Service) Render(ctx context.Context, id string) (RenderView, error) {
+	b, err := s.loadBook(ctx, id)
+	if err != nil {
+		return RenderView{}, err
+	}
+	if b.RenderJob == "" {
+		return RenderView{}, fmt.Errorf("%w: book %s has not been rendered", ErrNotFound, id)
+	}
+	j, err := s.queue.Get(ctx, b.RenderJob)
+	if err != nil {
+		return RenderView{}, err
+	}
+	v := RenderView{JobID: j.ID, Status: j.Status, Progress: j.Progress, Message: j.Message, Error: j.Error, Chapters: []Output{}}
+	rec, _, err := s.renderRecord(ctx, id, b.RenderJob, len(b.Chapters))
+	if err != nil {
+		return RenderView{}, err
+	}
+	if rec.Whole {
+		out := rec.Result.Book
+		v.Book = &out
+	}
+	v.Chapters = append(v.Chapters, rec.Result.Chapters...)
+	return v, nil
+}
+
+// AudioTTL is how long an audio URL stays valid.
+const AudioTTL = time.Hour
+
+// AudioURL is a short-lived URL of a render's M4B (chapter < 0) or of a
+// chapter's MP3.
+func (s *Service) AudioURL(ctx context.Context, id string, chapter int) (string, error) {
+	v, err := s.Render(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	key := ""
+	if chapter < 0 && v.Book != nil {
+		key = v.Book.Key
+	}
+	for _, c := range v.Chapters {
+		if chapter >= 0 && c.Chapter == chapter {
+			key = c.Key
+		}
+	}
+	if key == "" {
+		what := "the M4B"
+		if chapter >= 0 {
+			what = fmt.Sprintf("chapter %d's MP3", chapter)
+		}
+		return "", fmt.Errorf("%w: %s of book %s is not made yet (the render is %s)", ErrNotReady, what, id, v.Status)
+	}
+	url, err := s.blobs.PresignGet(ctx, key, AudioTTL)
+	if errors.Is(err, blob.ErrNotFound) {
+		return "", fmt.Errorf("%w: %s is gone", ErrNotFound, key)
+	}
+	return url, err
+}
