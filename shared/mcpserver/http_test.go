@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -193,4 +194,28 @@ func TestUploadFromAURLByPresignedForm(t *testing.T) {
 	p.mu.Unlock()
 	s.fails("lectern_upload_issue", map[string]any{"url": p.srv.URL + "/files/missing.pdf"}, "Error: Invalid input: fetch ")
 	s.fails("lectern_upload_issue", map[string]any{"path": "/etc/hostname"}, "Error: Not supported: this server reads no local files")
+}
+
+// TestServersAreKeptPerCredential checks a stateless server builds one MCP
+// server per base URL and token, not one per request, and keeps a bounded
+// number.
+func TestServersAreKeptPerCredential(t *testing.T) {
+	api, err := NewClient("http://127.0.0.1:1", "a", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &serverCache{}
+	first := sc.get(api)
+	if first == nil || sc.get(api) != first || sc.get(api.WithToken("a")) != first {
+		t.Error("the same credential built a second server")
+	}
+	if sc.get(api.WithToken("b")) == first {
+		t.Error("another token shared the first token's server")
+	}
+	for i := range 2 * maxCachedServers {
+		sc.get(api.WithToken(fmt.Sprint("token-", i)))
+	}
+	if n := len(sc.byKey); n > maxCachedServers {
+		t.Errorf("%d servers kept, the bound is %d", n, maxCachedServers)
+	}
 }

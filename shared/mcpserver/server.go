@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -162,12 +163,47 @@ type HTTPOptions struct {
 	SameHost bool
 }
 
+// maxCachedServers bounds the servers kept for callers' credentials; a
+// deployment sees one or a few.
+const maxCachedServers = 32
+
+// serverCache keeps one server per upstream base URL and token: building
+// one takes milliseconds (every tool's schema), which a stateless server
+// would otherwise pay on every request.
+type serverCache struct {
+	opts  Options
+	mu    sync.Mutex
+	byKey map[string]*mcp.Server
+}
+
+func cacheKey(c *Client) string { return c.BaseURL() + "\x00" + c.token }
+
+func (sc *serverCache) get(c *Client) *mcp.Server {
+	key := cacheKey(c)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if s, ok := sc.byKey[key]; ok {
+		return s
+	}
+	s, err := New(c, sc.opts)
+	if err != nil {
+		return nil
+	}
+	if sc.byKey == nil || len(sc.byKey) >= maxCachedServers {
+		sc.byKey = map[string]*mcp.Server{}
+	}
+	sc.byKey[key] = s
+	return s
+}
+
 // HTTPHandler serves MCP over streamable HTTP.
 func HTTPHandler(api *Client, opts Options, ho HTTPOptions) (http.Handler, error) {
 	opts = opts.withDefaults()
-	if _, err := New(api, opts); err != nil { // refuse bad options now, not per request
+	first, err := New(api, opts) // refuses bad options now, not per request
+	if err != nil {
 		return nil, err
 	}
+	servers := &serverCache{opts: opts, byKey: map[string]*mcp.Server{cacheKey(api): first}}
 	getServer := func(r *http.Request) *mcp.Server {
 		c := api
 		if ho.SameHost && r.Host != "" {
@@ -179,11 +215,7 @@ func HTTPHandler(api *Client, opts Options, ho HTTPOptions) (http.Handler, error
 			token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			c = c.WithToken(strings.TrimSpace(token))
 		}
-		s, err := New(c, opts)
-		if err != nil {
-			return nil // New succeeded with these options above; nil answers 400
-		}
-		return s
+		return servers.get(c) // nil (New failed) answers 400; New succeeded with these options above
 	}
 	return mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless:    ho.Stateless,
