@@ -194,11 +194,11 @@ func (p pdnc) score(sp []spans.Span, atts []Attribution, cast []Character) (scor
 }
 
 // Floors a little under what TestEvalAliceAttribution measured (rules
-// alone, PDNC Alice, 1,042 annotated dialogue spans): coverage 95.2%,
-// accuracy 97.6%, 17 of the 17 characters with 5 or more quotations cast.
+// alone, PDNC Alice, 1,042 annotated dialogue spans): coverage 94.2%,
+// accuracy 98.1%, 17 of the 17 characters with 5 or more quotations cast.
 const (
 	minAliceCoverage = 0.93
-	minAliceAccuracy = 0.96
+	minAliceAccuracy = 0.97
 	minAliceCast     = 16
 	castQuotes       = 5 // quotations a character needs to count in the cast measure
 )
