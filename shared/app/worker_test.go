@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/lectern/lectern/shared/app/awsapp"
+	"github.com/lectern/lectern/shared/audiobook"
 	"github.com/lectern/lectern/shared/blob/localfs"
 	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/features"
@@ -168,6 +169,34 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 			b, _ := json.Marshal(map[string]string{"issue": is.ID})
 			return b
 		},
+		// A small book imported in-process, cast by a stand-in LLM on
+		// 127.0.0.1 (span mode with verify), then voiced through the card.
+		audiobook.CastJobKind: func(t *testing.T) json.RawMessage {
+			llm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var req struct {
+					Messages []struct {
+						Content string `json:"content"`
+					} `json:"messages"`
+				}
+				if json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) != 2 {
+					http.Error(w, "not a chat completion", http.StatusBadRequest)
+					return
+				}
+				writeChatAnswer(w, speakersAnswer(req.Messages[1].Content, "Alice"))
+			}))
+			t.Cleanup(llm.Close)
+			url := llm.URL + "/v1"
+			if _, err := d.Settings.Update(ctx, settings.Update{LLMURL: &url}); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(map[string]any{"book_id": workerBook(t, d), "mode": "span", "verify": true, "run": "w1"})
+			return b
+		},
+		audiobook.RenderJobKind: func(t *testing.T) json.RawMessage {
+			b, _ := json.Marshal(map[string]any{"book_id": workerBook(t, d), "run": "w2", "narrator": "v", "speakers": map[string]string{},
+				"voices": map[string]any{"v": map[string]string{"engine": "tts", "engine_voice": "alloy"}}})
+			return b
+		},
 		pipeline.JobKind: func(t *testing.T) json.RawMessage {
 			is, err := mag.Issues.Accept(ctx, "harbour", samplePDF())
 			if err != nil {
@@ -176,6 +205,9 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 			b, _ := json.Marshal(pipeline.PrepareInput{SourceKey: is.SourceKey, Title: is.Title})
 			return b
 		},
+	}
+	for kind, payload := range characterPayloads(ctx, d, cardSvc) {
+		payloads[kind] = payload
 	}
 	modules, err := platform.Build(d, features.All()...)
 	if err != nil {
@@ -236,6 +268,16 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 	if err != nil || i < 0 || list[i].Status != magazine.IssueReady || list[i].PagesDone != 3 {
 		t.Fatalf("issues after the ingest job = %+v, %v", list, err)
 	}
+}
+
+// workerBook imports the small book in-process and answers its id.
+func workerBook(t *testing.T, d *platform.Deps) string {
+	t.Helper()
+	b, err := audiobook.NewService(d.Table, d.Blobs, d.Jobs, nil, d.Clock, nil, nil).Import(context.Background(), "garden.txt", []byte(smallBook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.ID
 }
 
 // silentWAV is n samples of 16-bit mono silence at rate, as a WAV file.

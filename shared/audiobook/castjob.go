@@ -31,9 +31,11 @@ type CastRequest struct {
 	Verify bool `json:"verify"`
 }
 
-// castPayload is the job's payload.
+// castPayload is the job's payload. Run names where the job keeps its LLM
+// answers (the job's own id is not known to its handler).
 type castPayload struct {
 	CastRequest
+	Run string `json:"run"`
 }
 
 // CastResult is the cast job's result.
@@ -87,7 +89,7 @@ func (s *Service) StartCast(ctx context.Context, req CastRequest) (jobs.Job, err
 	if _, err := s.llm(ctx); err != nil {
 		return jobs.Job{}, err
 	}
-	payload, err := json.Marshal(castPayload{req})
+	payload, err := json.Marshal(castPayload{CastRequest: req, Run: jobs.NewID()})
 	if err != nil {
 		return jobs.Job{}, err
 	}
@@ -229,8 +231,10 @@ func (s *Service) CastJob(ctx context.Context, raw json.RawMessage, progress job
 	if err != nil {
 		return nil, err
 	}
-	jobID := in.book.CastJob
-	calls := &answers{llm: llm, blobs: s.blobs, prefix: "audiobook/" + in.book.ID + "/llm/" + jobID + "/", progress: progress}
+	if p.Run == "" {
+		return nil, fmt.Errorf("%w: payload without a run id", ErrInvalid)
+	}
+	calls := &answers{llm: llm, blobs: s.blobs, prefix: "audiobook/" + in.book.ID + "/llm/" + p.Run + "/", progress: progress}
 	var res CastResult
 	var segs []Segment
 	if p.Mode == ModeClassic {

@@ -70,6 +70,9 @@ type Book struct {
 	Updated  time.Time `json:"updated"`
 	// TextKey is the blob of the book's text.
 	TextKey string `json:"-"`
+	// RenderRun names the last render's outputs (its job's handler does
+	// not know its job's id).
+	RenderRun string `json:"-"`
 	// version is the META item's: every write bumps it (a job started,
 	// a voice set), while Revision moves only with the segments.
 	version int64

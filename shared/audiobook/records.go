@@ -31,6 +31,7 @@ func textKey(id string) string {
 type bookRecord struct {
 	Book
 	Text string `json:"text_key"`
+	Run  string `json:"render_run,omitempty"`
 }
 
 // Summary is a book in the listing.
@@ -53,13 +54,13 @@ func (s *Service) loadBook(ctx context.Context, id string) (Book, error) {
 	if err := json.Unmarshal(it.Data, &r); err != nil {
 		return Book{}, fmt.Errorf("book %s: %w", id, err)
 	}
-	r.Book.TextKey, r.Book.version = r.Text, it.Version
+	r.Book.TextKey, r.Book.RenderRun, r.Book.version = r.Text, r.Run, it.Version
 	return r.Book, nil
 }
 
 // bookItem is b as the META item of its next revision.
 func bookItem(b Book) (store.Item, error) {
-	data, err := json.Marshal(bookRecord{Book: b, Text: b.TextKey})
+	data, err := json.Marshal(bookRecord{Book: b, Text: b.TextKey, Run: b.RenderRun})
 	return store.Item{PK: bookPK(b.ID), SK: metaSK, Version: b.version, Data: data}, err
 }
 

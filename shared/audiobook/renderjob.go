@@ -39,6 +39,7 @@ type voiceRef struct {
 // was asked for, so the worker needs no voice library.
 type renderPayload struct {
 	BookID   string              `json:"book_id"`
+	Run      string              `json:"run" doc:"names the outputs"`
 	Narrator string              `json:"narrator"`
 	Speakers map[string]string   `json:"speakers"` // cast name → voice id
 	Voices   map[string]voiceRef `json:"voices"`   // voice id → engine
@@ -52,6 +53,12 @@ type Output struct {
 	Format     string `json:"format" enum:"m4b,mp3"`
 	Key        string `json:"key" doc:"blob key of the audio"`
 	DurationMS int64  `json:"duration_ms"`
+	// Chunks, Cached and EngineCalls are the speech renderer's: a chapter
+	// MP3 finds every chunk the M4B spoke in the cache, and a run after a
+	// crash speaks only what the crash left unspoken.
+	Chunks      int `json:"chunks"`
+	Cached      int `json:"cached"`
+	EngineCalls int `json:"engine_calls"`
 }
 
 // RenderResult is the render job's result.
@@ -62,7 +69,7 @@ type RenderResult struct {
 
 // renderRecord is the RENDER item: the outputs a render job finished.
 type renderRecord struct {
-	Job    string       `json:"job"`
+	Run    string       `json:"run"`
 	Result RenderResult `json:"result"`
 	Done   []bool       `json:"done"` // per chapter MP3
 	Whole  bool         `json:"whole"`
@@ -110,8 +117,17 @@ func (s *Service) StartRender(ctx context.Context, id string, req RenderRequest)
 		}
 		p.Voices[v] = voiceRef{Engine: voice.Engine, EngineVoice: voice.EngineVoice}
 	}
+	p.Run = jobs.NewID()
 	raw, err := json.Marshal(p)
 	if err != nil {
+		return jobs.Job{}, err
+	}
+	// The run is the book's before the job can start, so the job's outputs
+	// are the ones the book shows.
+	if _, err := s.updateBook(ctx, id, func(b *Book) error {
+		b.RenderRun = p.Run
+		return nil
+	}); err != nil {
 		return jobs.Job{}, err
 	}
 	job, err := s.queue.Enqueue(ctx, RenderJobKind, raw)
@@ -210,11 +226,14 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 		return nil, jobs.Transient(err)
 	}
 	chapters := voicedChapters(b, text, stored.segs, p.Speakers)
-	rec, version, err := s.renderRecord(ctx, b.ID, b.RenderJob, len(chapters))
+	if p.Run == "" {
+		return nil, fmt.Errorf("%w: payload without a run id", ErrInvalid)
+	}
+	rec, version, err := s.renderRecord(ctx, b.ID, p.Run, len(chapters))
 	if err != nil {
 		return nil, jobs.Transient(err)
 	}
-	prefix := "audiobook/" + b.ID + "/render/" + b.RenderJob + "/"
+	prefix := "audiobook/" + b.ID + "/render/" + p.Run + "/"
 	def := p.Voices[p.Narrator]
 	others := map[string]voiceRef{}
 	for id, v := range p.Voices {
@@ -233,14 +252,11 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 		if err != nil {
 			return Output{}, err
 		}
-		var out struct {
-			Key        string `json:"key"`
-			DurationMS int64  `json:"duration_ms"`
-		}
+		out := Output{Chapter: -1, Title: b.Title, Format: format}
 		if err := json.Unmarshal(res, &out); err != nil {
 			return Output{}, fmt.Errorf("render result: %w", err)
 		}
-		return Output{Chapter: -1, Title: b.Title, Format: format, Key: out.Key, DurationMS: out.DurationMS}, nil
+		return out, nil
 	}
 	// Chapters with nothing to say would fail the whole render: the M4B
 	// keeps the others.
@@ -284,9 +300,9 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 	return json.Marshal(rec.Result)
 }
 
-// renderRecord reads the RENDER item of job, or a fresh one.
-func (s *Service) renderRecord(ctx context.Context, book, job string, chapters int) (renderRecord, int64, error) {
-	fresh := renderRecord{Job: job, Done: make([]bool, chapters), Result: RenderResult{Chapters: []Output{}}}
+// renderRecord reads the RENDER item of a run, or a fresh one.
+func (s *Service) renderRecord(ctx context.Context, book, run string, chapters int) (renderRecord, int64, error) {
+	fresh := renderRecord{Run: run, Done: make([]bool, chapters), Result: RenderResult{Chapters: []Output{}}}
 	it, err := s.table.Get(ctx, bookPK(book), renderSK)
 	if errors.Is(err, store.ErrNotFound) {
 		return fresh, 0, nil
@@ -295,7 +311,7 @@ func (s *Service) renderRecord(ctx context.Context, book, job string, chapters i
 		return fresh, 0, err
 	}
 	var rec renderRecord
-	if err := json.Unmarshal(it.Data, &rec); err != nil || rec.Job != job || len(rec.Done) != chapters {
+	if err := json.Unmarshal(it.Data, &rec); err != nil || rec.Run != run || len(rec.Done) != chapters {
 		return fresh, it.Version, nil // another job's: replaced
 	}
 	return rec, it.Version, nil
@@ -342,7 +358,7 @@ func (s *Service) Render(ctx context.Context, id string) (RenderView, error) {
 		return RenderView{}, err
 	}
 	v := RenderView{JobID: j.ID, Status: j.Status, Progress: j.Progress, Message: j.Message, Error: j.Error, Chapters: []Output{}}
-	rec, _, err := s.renderRecord(ctx, id, b.RenderJob, len(b.Chapters))
+	rec, _, err := s.renderRecord(ctx, id, b.RenderRun, len(b.Chapters))
 	if err != nil {
 		return RenderView{}, err
 	}

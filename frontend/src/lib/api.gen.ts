@@ -1359,13 +1359,19 @@ export interface components {
             with_speaker: number;
         };
         AudiobookOutput: {
+            /** Format: int64 */
+            cached: number;
             /**
              * Format: int64
              * @description the book chapter's index; -1 for the whole book
              */
             chapter: number;
             /** Format: int64 */
+            chunks: number;
+            /** Format: int64 */
             duration_ms: number;
+            /** Format: int64 */
+            engine_calls: number;
             /** @enum {string} */
             format: "m4b" | "mp3";
             /** @description blob key of the audio */
@@ -1463,6 +1469,8 @@ export interface components {
              */
             bytes: number;
             cast: components["schemas"]["AudiobookCharacter"][] | null;
+            /** @description the last cast job's id */
+            cast_job?: string;
             /** @description the last cast job (POST /api/attribute-spans) */
             cast_job_status?: components["schemas"]["JobsapiView"];
             chapters: components["schemas"]["AudiobookChapter"][] | null;
@@ -1480,6 +1488,8 @@ export interface components {
             mode: "span" | "classic";
             /** @description the narrator's voice id; empty until set */
             narrator_voice?: string;
+            /** @description the last render job's id */
+            render_job?: string;
             /** @description the last render job */
             render_job_status?: components["schemas"]["JobsapiView"];
             /**

@@ -123,9 +123,9 @@ type BookOutput struct {
 // BookView is a book with its cast and the state of its last jobs.
 type BookView struct {
 	audiobook.Book
-	Cast      []audiobook.Character `json:"cast"`
-	CastJob   *jobsapi.View         `json:"cast_job_status,omitempty" doc:"the last cast job (POST /api/attribute-spans)"`
-	RenderJob *jobsapi.View         `json:"render_job_status,omitempty" doc:"the last render job"`
+	Cast            []audiobook.Character `json:"cast"`
+	CastJobStatus   *jobsapi.View         `json:"cast_job_status,omitempty" doc:"the last cast job (POST /api/attribute-spans)"`
+	RenderJobStatus *jobsapi.View         `json:"render_job_status,omitempty" doc:"the last render job"`
 }
 
 func etag(revision int64) string { return strconv.Quote(strconv.FormatInt(revision, 10)) }
@@ -140,7 +140,7 @@ func view(ctx context.Context, svc *audiobook.Service, b audiobook.Book, status 
 	for _, j := range []struct {
 		id  string
 		out **jobsapi.View
-	}{{b.CastJob, &v.CastJob}, {b.RenderJob, &v.RenderJob}} {
+	}{{b.CastJob, &v.CastJobStatus}, {b.RenderJob, &v.RenderJobStatus}} {
 		if j.id == "" {
 			continue
 		}
