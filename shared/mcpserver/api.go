@@ -119,6 +119,8 @@ const (
 	regionIDPattern  = "^[A-Za-z0-9_.-]{1,64}$"
 	voiceIDPattern   = "^[a-z0-9][a-z0-9._-]{0,99}$"
 	cardNamePattern  = "^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$"
+	bookIDPattern    = "^[a-z0-9]{8,40}$"
+	segmentIDPattern = "^c[0-9]{2,4}-[sk][0-9]{4,6}$"
 	maxPage          = 100000
 )
 
@@ -131,13 +133,16 @@ func regionKinds() []string {
 // idRules gives the id fields their API patterns wherever an input has them.
 func idRules(s *jsonschema.Schema) {
 	for name, rules := range map[string][]rule{
-		"issue_id":     {pattern(issueIDPattern)},
-		"article_id":   {pattern(articleIDPattern)},
-		"region_id":    {pattern(regionIDPattern)},
-		"page":         {between(1, maxPage)},
-		"page_version": {atLeast(1)},
-		"voice_id":     {pattern(voiceIDPattern)},
-		"engine":       {pattern(cardNamePattern)},
+		"issue_id":      {pattern(issueIDPattern)},
+		"article_id":    {pattern(articleIDPattern)},
+		"region_id":     {pattern(regionIDPattern)},
+		"page":          {between(1, maxPage)},
+		"page_version":  {atLeast(1)},
+		"voice_id":      {pattern(voiceIDPattern)},
+		"engine":        {pattern(cardNamePattern)},
+		"book_id":       {pattern(bookIDPattern)},
+		"segment_id":    {pattern(segmentIDPattern)},
+		"book_revision": {atLeast(1)},
 	} {
 		if _, ok := s.Properties[name]; ok {
 			set(s, name, rules...)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"io"
 	"log/slog"
@@ -106,7 +107,29 @@ func (e *engineStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.auth.Store(r.Header.Get("Authorization"))
 		io.WriteString(w, `{"object":"list","data":[{"id":"harbour-chat"},{"id":"harbour-vision"}]}`)
 	case r.URL.Path == "/v1/chat/completions":
-		io.WriteString(w, `{"id":"c1","object":"chat.completion","created":1,"model":"harbour-vision","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"A wooden pier at dawn with boats moored alongside."}}]}`)
+		var req struct {
+			Messages []struct {
+				Content any `json:"content"`
+			} `json:"messages"`
+			ResponseFormat struct {
+				JSONSchema struct {
+					Name string `json:"name"`
+				} `json:"json_schema"`
+			} `json:"response_format"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		content := "A wooden pier at dawn with boats moored alongside."
+		if req.ResponseFormat.JSONSchema.Name == "speakers" && len(req.Messages) > 1 {
+			// The cast's LLM pass: Bob speaks every line it is asked about.
+			user, _ := req.Messages[len(req.Messages)-1].Content.(string)
+			var items []string
+			for _, m := range regexp.MustCompile(`\[\[(c\d+-s\d+)\]\]`).FindAllStringSubmatch(user, -1) {
+				items = append(items, fmt.Sprintf(`{"span":%q,"speaker":"Bob"}`, m[1]))
+			}
+			content = `{"speakers":[` + strings.Join(items, ",") + `]}`
+		}
+		json.NewEncoder(w).Encode(map[string]any{"id": "c1", "object": "chat.completion", "created": 1, "model": "harbour-chat",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}}})
 	default:
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, `{"error":{"message":"no such path"}}`)
@@ -357,6 +380,8 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 	if llm.LLMURL != eng.URL+"/v1" || llm.Model != "harbour-chat" {
 		t.Errorf("use as LLM = %+v", llm)
 	}
+	driveAudiobook(t, s, call, base, voices.Voices[0].ID)
+
 	if strings.Contains(transcript.String(), engine.key) {
 		t.Error("the engine key appeared in a tool argument or answer")
 	}
@@ -442,5 +467,69 @@ func readResources(t *testing.T, s *session, issueID, articleID, voiceID string)
 		if got := strings.Join(res.Completion.Values, " "); (tc.want == "" && got != "") || !strings.Contains(got, tc.want) {
 			t.Errorf("complete %s %s=%q = %q, want %q", tc.uri, tc.arg, tc.value, got, tc.want)
 		}
+	}
+}
+
+// harbourBook is a short novel whose middle line has no tag and sits
+// between long narration, so the rules leave its speaker to the LLM.
+func harbourBook() string {
+	para := strings.Repeat("The wind rose over the moor and the lamps were lit one by one along the road. ", 5)
+	return "CHAPTER I\n\n" + para + "\n\n\"We sail at dawn,\" said Alice.\n\n" + para +
+		"\n\n\"The nets are torn and the wind is wrong for it, and the tide will not wait for any of us.\"\n\n" + para +
+		"\n\n\"Then we mend them tonight,\" said Bob.\n\n" + para + "\n"
+}
+
+// driveAudiobook drives a book from import to render: the LLM (the
+// engine stand-in, chosen by lectern_use_engine_as_llm) names the untagged
+// line's speaker, a hand correction follows, then espeak-ng voices it.
+func driveAudiobook(t *testing.T, s *session, call func(string, map[string]any) string, base, voiceID string) {
+	t.Helper()
+	if text := call("lectern_list_books", nil); !strings.Contains(text, "No books yet") {
+		t.Errorf("empty book list = %q", text)
+	}
+	path := filepath.Join(t.TempDir(), "harbour-tales.txt")
+	if err := os.WriteFile(path, []byte(harbourBook()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bk := jsonOf[book](t, call("lectern_import_book", map[string]any{"path": path, "response_format": "json"}))
+	if bk.ID == "" || bk.Counts.Dialogue != 3 || bk.Counts.Unknown != 1 {
+		t.Fatalf("imported %+v", bk)
+	}
+	if list := jsonOf[Page[bookSummary]](t, call("lectern_list_books", map[string]any{"response_format": "json"})); list.Total != 1 || list.Items[0].ID != bk.ID {
+		t.Errorf("book list = %+v", list)
+	}
+	cast := jsonOf[book](t, call("lectern_cast_book", map[string]any{"book_id": bk.ID, "response_format": "json"}))
+	if cast.Counts.Unknown != 0 || cast.Counts.LLM != 1 {
+		t.Errorf("after the cast: %+v", cast.Counts)
+	}
+	segs := jsonOf[segmentPage](t, call("lectern_get_segments", map[string]any{"book_id": bk.ID, "response_format": "json"}))
+	var untagged segment
+	for _, sg := range segs.Items {
+		if sg.Kind == "dialogue" && sg.Source == "llm" {
+			untagged = sg
+		}
+	}
+	if untagged.Speaker != "Bob" || segs.Total != bk.Counts.Segments || segs.Revision < 1 {
+		t.Fatalf("segments after the cast = %+v", segs)
+	}
+	if text := call("lectern_get_segments", map[string]any{"book_id": bk.ID, "disputed": true}); !strings.Contains(text, "No segments match.") {
+		t.Errorf("disputed lines of a cast without verify = %q", text)
+	}
+	set := jsonOf[speakerSet](t, call("lectern_set_speaker", map[string]any{"book_id": bk.ID, "segment_id": untagged.ID, "speaker": "Alice",
+		"book_revision": segs.Revision, "response_format": "json"}))
+	if set.Segment.Speaker != "Alice" || set.Segment.Source != "hand" || set.Revision <= segs.Revision {
+		t.Errorf("set speaker = %+v", set)
+	}
+	s.fails("lectern_set_speaker", map[string]any{"book_id": bk.ID, "segment_id": untagged.ID, "speaker": "Bob", "book_revision": segs.Revision},
+		"Error: API request failed with status 409.")
+
+	// The user picks the narrator's voice in the web app.
+	apiPut(t, base, "/api/audiobook/books/"+bk.ID+"/narrator", `{"voice_id":"`+voiceID+`"}`)
+	r := jsonOf[rendered](t, call("lectern_render_book", map[string]any{"book_id": bk.ID, "speed": 1.5, "response_format": "json"}))
+	if r.Status != "succeeded" || !strings.HasPrefix(r.BookURL, base+"/") || len(r.Chapters) == 0 {
+		t.Errorf("render = %+v", r)
+	}
+	if len(s.progressFor("lectern_render_book")) == 0 {
+		t.Error("render reported no progress")
 	}
 }

@@ -77,44 +77,12 @@ func uploadIssue(d deps) Tool {
 	})
 }
 
-// readPDF reads the file at in.Path (when this server may) or fetches
-// in.URL, refusing anything over the limit or not a PDF.
+// readPDF reads the PDF at in.Path or in.URL, refusing anything over the
+// limit or not a PDF.
 func readPDF(ctx context.Context, c *call, d deps, in uploadIn) (string, []byte, error) {
-	var name string
-	var data []byte
-	if in.Path != "" {
-		if !d.opts.LocalFiles {
-			return "", nil, fmt.Errorf("%w: this server reads no local files; give a url instead", ErrUnsupported)
-		}
-		c.progress(ctx, 0, "reading "+in.Path)
-		st, err := os.Stat(in.Path)
-		if err != nil {
-			return "", nil, fmt.Errorf("read %s: %w", in.Path, err)
-		}
-		if !st.Mode().IsRegular() {
-			return "", nil, fmt.Errorf("%w: %s is not a file", ErrInvalid, in.Path)
-		}
-		if st.Size() > maxPDF {
-			return "", nil, fmt.Errorf("%w: %s has %d bytes; the limit is %d", ErrInvalid, in.Path, st.Size(), maxPDF)
-		}
-		if data, err = os.ReadFile(in.Path); err != nil {
-			return "", nil, fmt.Errorf("read %s: %w", in.Path, err)
-		}
-		name = filepath.Base(in.Path)
-	} else {
-		c.progress(ctx, 0, "downloading "+in.URL)
-		var err error
-		if data, err = download(ctx, d.opts.Fetch, in.URL); err != nil {
-			return "", nil, err
-		}
-		u, _ := url.Parse(in.URL) // download parsed it
-		name = path.Base(u.Path)
-		if name == "." || name == "/" || name == "" {
-			name = u.Host + ".pdf"
-		}
-	}
-	if len(data) > maxPDF {
-		return "", nil, fmt.Errorf("%w: the PDF has more than %d bytes", ErrInvalid, maxPDF)
+	name, data, err := readSource(ctx, c, d, in.Path, in.URL, maxPDF)
+	if err != nil {
+		return "", nil, err
 	}
 	if !bytes.HasPrefix(data, []byte("%PDF-")) {
 		return "", nil, fmt.Errorf("%w: %s is not a PDF (it does not start with %%PDF-)", ErrInvalid, name)
@@ -122,7 +90,49 @@ func readPDF(ctx context.Context, c *call, d deps, in uploadIn) (string, []byte,
 	return name, data, nil
 }
 
-func download(ctx context.Context, hc *http.Client, rawURL string) ([]byte, error) {
+// readSource reads a local file (when this server may) or fetches
+// rawURL, refusing more than limit bytes; it answers the file's name.
+func readSource(ctx context.Context, c *call, d deps, file, rawURL string, limit int64) (string, []byte, error) {
+	var name string
+	var data []byte
+	if file != "" {
+		if !d.opts.LocalFiles {
+			return "", nil, fmt.Errorf("%w: this server reads no local files; give a url instead", ErrUnsupported)
+		}
+		c.progress(ctx, 0, "reading "+file)
+		st, err := os.Stat(file)
+		if err != nil {
+			return "", nil, fmt.Errorf("read %s: %w", file, err)
+		}
+		if !st.Mode().IsRegular() {
+			return "", nil, fmt.Errorf("%w: %s is not a file", ErrInvalid, file)
+		}
+		if st.Size() > limit {
+			return "", nil, fmt.Errorf("%w: %s has %d bytes; the limit is %d", ErrInvalid, file, st.Size(), limit)
+		}
+		if data, err = os.ReadFile(file); err != nil {
+			return "", nil, fmt.Errorf("read %s: %w", file, err)
+		}
+		name = filepath.Base(file)
+	} else {
+		c.progress(ctx, 0, "downloading "+rawURL)
+		var err error
+		if data, err = download(ctx, d.opts.Fetch, rawURL, limit); err != nil {
+			return "", nil, err
+		}
+		u, _ := url.Parse(rawURL) // download parsed it
+		name = path.Base(u.Path)
+		if name == "." || name == "/" || name == "" {
+			name = u.Host
+		}
+	}
+	if int64(len(data)) > limit {
+		return "", nil, fmt.Errorf("%w: the file has more than %d bytes", ErrInvalid, limit)
+	}
+	return name, data, nil
+}
+
+func download(ctx context.Context, hc *http.Client, rawURL string, limit int64) ([]byte, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%w: %q is not an http(s) URL", ErrInvalid, rawURL)
@@ -141,7 +151,7 @@ func download(ctx context.Context, hc *http.Client, rawURL string) ([]byte, erro
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%w: fetch %s: it answered %d %s", ErrInvalid, rawURL, resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxPDF+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
 	}
@@ -160,7 +170,7 @@ func sendPDF(ctx context.Context, d deps, name, title string, data []byte) (issu
 	if mode.Upload == "presigned" {
 		return sendPresigned(ctx, d, name, title, data)
 	}
-	body, ctype, err := multipartBody([][2]string{{"title", title}}, "file", name, data)
+	body, ctype, err := multipartBody([][2]string{{"title", title}}, "file", name, "application/pdf", data)
 	if err != nil {
 		return issue{}, fmt.Errorf("upload form: %w", err)
 	}
@@ -184,7 +194,7 @@ func sendPresigned(ctx context.Context, d deps, name, title string, data []byte)
 	for k, v := range form.Fields {
 		fields = append(fields, [2]string{k, v})
 	}
-	body, ctype, err := multipartBody(fields, "file", name, data)
+	body, ctype, err := multipartBody(fields, "file", name, "application/pdf", data)
 	if err != nil {
 		return issue{}, fmt.Errorf("upload form: %w", err)
 	}

@@ -149,8 +149,9 @@ func (c *Client) get(ctx context.Context, path string, query url.Values, out any
 	return c.do(ctx, request{method: http.MethodGet, path: path, query: query}, out)
 }
 
-// multipartBody is a form of fields (in order) and then one file part.
-func multipartBody(fields [][2]string, fileField, filename string, data []byte) ([]byte, string, error) {
+// multipartBody is a form of fields (in order) and then one file part of
+// the given content type.
+func multipartBody(fields [][2]string, fileField, filename, fileType string, data []byte) ([]byte, string, error) {
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	for _, f := range fields {
@@ -160,7 +161,7 @@ func multipartBody(fields [][2]string, fileField, filename string, data []byte) 
 	}
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, fileField, filename))
-	h.Set("Content-Type", "application/pdf")
+	h.Set("Content-Type", fileType)
 	part, err := w.CreatePart(h)
 	if err != nil {
 		return nil, "", err
