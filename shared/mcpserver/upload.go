@@ -338,13 +338,17 @@ func followJob(ctx context.Context, c *call, d deps, id string) (job, error) {
 		if err := d.api.get(ctx, "/api/jobs/"+seg(id), nil, &j); err != nil {
 			return job{}, err
 		}
-		c.progress(ctx, j.Progress, orNone(j.Message))
+		msg := j.Message
+		if msg == "" {
+			msg = j.Kind + " " + j.Status
+		}
+		c.progress(ctx, j.Progress, msg)
 		switch j.Status {
 		case "succeeded":
 			c.info(ctx, "job finished", "job", id, "kind", j.Kind)
 			return j, nil
 		case "failed":
-			return job{}, fmt.Errorf("%w: job %s (%s) failed: %s", ErrJobFailed, id, j.Kind, j.Error)
+			return job{}, fmt.Errorf("%w: job %s (%s): %s", ErrJobFailed, id, j.Kind, j.Error)
 		}
 		if time.Now().After(deadline) {
 			return job{}, fmt.Errorf("%w: job %s still %s after %s; GET /api/jobs/%s follows it", ErrTimeout, id, j.Status, d.opts.Wait, id)
