@@ -134,6 +134,9 @@ func TestAudiobookOverHTTP(t *testing.T) {
 		assertProblem(t, "binary upload", status, b, http.StatusUnprocessableEntity)
 		status, b = c.uploadBook("broken.epub", "application/epub+zip", []byte("PK\x03\x04 not a zip at all"))
 		assertProblem(t, "broken EPUB", status, b, http.StatusUnprocessableEntity)
+		big := bytes.Repeat([]byte("All work and no play makes Jack a dull boy. "), audiobook.MaxUploadBytes/44+1)
+		status, b = c.uploadBook("big.txt", "text/plain", big)
+		assertProblem(t, "an upload over the limit", status, b, http.StatusRequestEntityTooLarge)
 		list := decode[struct{ Books []audiobook.Summary }](t, c.get("/api/audiobook/books"))
 		if len(list.Books) != 0 {
 			t.Fatalf("refused uploads left books: %+v", list.Books)
@@ -173,6 +176,27 @@ func TestAudiobookOverHTTP(t *testing.T) {
 		if len(ch3) != alice.Chapters[3].Counts.Segments || ch3[0].Chapter != 3 || !strings.Contains(ch3[0].Text, alice.Chapters[3].Title[:7]) {
 			t.Fatalf("chapter 3: %d segments (want %d), first %+v", len(ch3), alice.Chapters[3].Counts.Segments, ch3[0])
 		}
+	})
+
+	t.Run("a Latin-1 text is read as such", func(t *testing.T) {
+		latin1 := bytes.ReplaceAll([]byte(smallBook), []byte("roses"), []byte("ros\xe9s caf\xe9"))
+		status, b := c.uploadBook("garden.txt", "text/plain", latin1)
+		if status != http.StatusCreated {
+			t.Fatalf("upload Latin-1 = %d %s", status, b)
+		}
+		id := decode[audiobookapi.BookView](t, b).ID
+		var text strings.Builder
+		for _, sg := range c.segments(id, "") {
+			text.WriteString(sg.Text)
+		}
+		if !strings.Contains(text.String(), "rosés café") {
+			t.Fatalf("Latin-1 text read as %q", text.String())
+		}
+		if status, _, b := c.do(http.MethodDelete, "/api/audiobook/books/"+id, nil); status != http.StatusNoContent {
+			t.Fatalf("delete = %d %s", status, b)
+		}
+		status, _, b = c.do(http.MethodDelete, "/api/audiobook/books/"+id, nil)
+		assertProblem(t, "a second delete", status, b, http.StatusNotFound)
 	})
 
 	t.Run("a cast without an LLM is refused", func(t *testing.T) {
