@@ -14,8 +14,9 @@ type Set struct {
 	Status string `json:"status" enum:"extracting,ready,failed"`
 	// Method says how facts were found: rules, or llm (the LLM extracted
 	// facts; prompts are still built here).
-	Method     string    `json:"method,omitempty" enum:"rules,llm,"`
-	Error      string    `json:"error,omitempty"`
+	Method string `json:"method,omitempty" enum:"rules,llm,"`
+	Error  string `json:"error,omitempty"`
+	// JobID is the extraction's job, in the answer that started it.
 	JobID      string    `json:"job_id,omitempty"`
 	Characters int       `json:"characters"`
 	Created    time.Time `json:"created"`

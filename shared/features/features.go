@@ -36,7 +36,7 @@ import (
 
 // All is every feature's module constructor.
 func All() []platform.New {
-	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module(visionocr.NewSteps), reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, ListenModule(), AudiobookModule(), jobsapi.Module}
+	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module(visionocr.NewSteps), reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, ListenModule(), AudiobookModule(), CharactersModule(), jobsapi.Module}
 }
 
 // ListenModule is listening with the podcast script job asking oaichat.

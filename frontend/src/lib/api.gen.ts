@@ -211,6 +211,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/characters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sets of characters, newest first */
+        get: operations["list-character-sets"];
+        put?: never;
+        /** Extract the characters of a book (book_id, a book of the audiobook feature) or of pasted text as a background job: name, aliases, role, and the physical, clothing and age details the text states, each with the passages it came from. With an LLM in Settings the LLM refines the cast and reads the facts (never an image prompt); without one, rules read the narration near each name. Each character gets a base form whose prompts are built deterministically */
+        post: operations["extract-characters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/characters/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Build the deterministic prompts of unsaved form inputs, and their fingerprint (the browser computes the same fingerprint); nothing is stored */
+        post: operations["preview-character-prompts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/characters/{set}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A set with its characters, most mentioned first (none while it is extracting) */
+        get: operations["get-character-set"];
+        put?: never;
+        post?: never;
+        /** Delete a set with its characters and images */
+        delete: operations["delete-character-set"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/characters/{set}/{character}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One character: facts with their passages, overrides, forms with their prompts, fingerprint, images, stale flag and review */
+        get: operations["get-character"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit a character: role, age, visual_* overrides, the active form, and the active form's physical and clothing descriptions (active_form, when sent, is applied first). Prompts and fingerprints are rebuilt; a form whose images were made with other inputs is marked stale. With If-Match, a character changed since answers 409 */
+        patch: operations["edit-character"];
+        trace?: never;
+    };
+    "/api/characters/{set}/{character}/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add an appearance form (its descriptions copied from the active form where left empty); it becomes the active form */
+        post: operations["add-character-form"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/characters/{set}/{character}/forms/{form}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Generate images of a form with its deterministic prompts as a background job, through an image engine card: avatar (alone: it flags the pair it breaks), concept, pair (avatar then concept, a matched pair), turnaround (a character sheet) or story (a chosen passage). Concept, turnaround and story images are edits with the avatar as reference; an engine that answers 405 to the edit or the character-sheet call is asked for a generation instead, and the image's note says so */
+        post: operations["generate-character-image"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/characters/{set}/{character}/forms/{form}/images/{image}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A form's image as PNG (redirect to a short-lived URL) */
+        get: operations["get-character-image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/characters/{set}/{character}/forms/{form}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Review a form's own image pair as a background job: avatar and concept image present and drawn, made together, made with the form's current inputs. After the portrait passes, the vision engine from Settings describes its hair, facial hair and eyes, and the turnaround and story prompts are rebuilt from that description */
+        post: operations["review-character-form"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/engines": {
         parameters: {
             query?: never;
@@ -1235,6 +1374,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        "Add-character-formRequest": {
+            clothing?: string;
+            name: string;
+            physical?: string;
+        };
         "Add-regionRequest": {
             bbox: [
                 number,
@@ -1592,6 +1736,153 @@ export interface components {
              */
             voice_api?: "openai" | "chatterbox" | "elevenlabs" | "";
         };
+        CharactersCharacter: {
+            active_form: string;
+            age: string;
+            aliases: string[] | null;
+            facts: components["schemas"]["CharactersFacts"];
+            /** @description the first is the base form */
+            forms: components["schemas"]["CharactersForm"][] | null;
+            gender: string;
+            id: string;
+            /** Format: int64 */
+            mentions: number;
+            name: string;
+            passages: components["schemas"]["CharactersPassage"][] | null;
+            /** @description protagonist, major or minor */
+            role: string;
+            /** Format: int64 */
+            version: number;
+            visual_build?: string;
+            /** @description eyes, over the text's and the vision description's */
+            visual_eyes?: string;
+            /** @description hair, over the text's and the vision description's */
+            visual_hair?: string;
+            /** @description costume colours */
+            visual_palette?: string;
+            visual_skin?: string;
+            /** @description art style (default: clean storybook illustration) */
+            visual_style?: string;
+        };
+        CharactersCheck: {
+            detail: string;
+            name: string;
+            ok: boolean;
+        };
+        CharactersDescription: {
+            avatar: string;
+            eyes: string;
+            facial_hair: string;
+            hair: string;
+        };
+        CharactersFact: {
+            /** @description ids of the character's passages */
+            passages: string[] | null;
+            text: string;
+        };
+        CharactersFacts: {
+            age: components["schemas"]["CharactersFact"][] | null;
+            clothing: components["schemas"]["CharactersFact"][] | null;
+            physical: components["schemas"]["CharactersFact"][] | null;
+        };
+        CharactersForm: {
+            avatar?: components["schemas"]["CharactersImage"];
+            clothing: string;
+            concept?: components["schemas"]["CharactersImage"];
+            description?: components["schemas"]["CharactersDescription"];
+            fingerprint: string;
+            id: string;
+            image_prompt: string;
+            name: string;
+            pair_broken: boolean;
+            physical: string;
+            prompts: components["schemas"]["CharactersPrompts"];
+            review?: components["schemas"]["CharactersReview"];
+            stale: boolean;
+            story?: components["schemas"]["CharactersImage"][] | null;
+            turnaround?: components["schemas"]["CharactersImage"];
+        };
+        CharactersImage: {
+            card: string;
+            /** Format: date-time */
+            created: string;
+            fell_back?: boolean;
+            fingerprint: string;
+            id: string;
+            /** @enum {string} */
+            kind: "avatar" | "concept" | "turnaround" | "story";
+            note?: string;
+            pair?: string;
+            passage?: string;
+            prompt: string;
+            reference?: string;
+            /** @description GET it for the PNG */
+            url: string;
+        };
+        CharactersPassage: {
+            /** @description p1, p2, … within the character */
+            id: string;
+            /**
+             * Format: int64
+             * @description byte offset of the passage in the text
+             */
+            start: number;
+            text: string;
+        };
+        CharactersPrompts: {
+            avatar: string;
+            concept: string;
+            story: string;
+            turnaround: string;
+        };
+        CharactersReview: {
+            /** Format: date-time */
+            at: string;
+            checks: components["schemas"]["CharactersCheck"][] | null;
+            passed: boolean;
+        };
+        CharactersSet: {
+            book_id?: string;
+            /** Format: int64 */
+            characters: number;
+            /** Format: date-time */
+            created: string;
+            error?: string;
+            id: string;
+            job_id?: string;
+            /** @enum {string} */
+            method?: "rules" | "llm" | "";
+            /** @enum {string} */
+            source: "book" | "text";
+            /** @enum {string} */
+            status: "extracting" | "ready" | "failed";
+            title: string;
+        };
+        CharactersVisual: {
+            visual_build?: string;
+            /** @description eyes, over the text's and the vision description's */
+            visual_eyes?: string;
+            /** @description hair, over the text's and the vision description's */
+            visual_hair?: string;
+            /** @description costume colours */
+            visual_palette?: string;
+            visual_skin?: string;
+            /** @description art style (default: clean storybook illustration) */
+            visual_style?: string;
+        };
+        CharactersapiEditBody: {
+            /** @description the form edits and prompt writes go to */
+            active_form?: string;
+            age?: string;
+            /** @description the active form's clothing description */
+            clothing?: string;
+            /** @description the active form's physical description */
+            physical?: string;
+            /** @enum {string} */
+            role?: "protagonist" | "major" | "minor";
+            /** @description the visual_* overrides, replaced as a whole */
+            visual?: components["schemas"]["CharactersVisual"];
+        };
         CleanupOutBody: {
             changes: components["schemas"]["MagazineChange"][] | null;
             /** Format: int64 */
@@ -1661,6 +1952,19 @@ export interface components {
              */
             type?: string;
         };
+        "Extract-charactersRequest": {
+            /** @description a book of the audiobook feature */
+            book_id?: string;
+            /** @description the text (UTF-8, at most 4 MiB); or book_id */
+            text?: string;
+            title?: string;
+        };
+        ExtractOutBody: {
+            job_id: string;
+            set: components["schemas"]["CharactersSet"];
+            /** @description GET it to follow the extraction */
+            status_url: string;
+        };
         "Fix-reading-orderRequest": {
             /** @description page numbers; without them, every page of the issue */
             pages?: number[] | null;
@@ -1681,6 +1985,14 @@ export interface components {
             IsSet: boolean;
             /** Format: int64 */
             Size: number;
+        };
+        "Generate-character-imageRequest": {
+            /** @description the image engine card; default the first card of kind image */
+            card?: string;
+            /** @enum {string} */
+            kind: "avatar" | "concept" | "pair" | "turnaround" | "story";
+            /** @description story: a passage id of the character (p1, …) or the passage's text */
+            passage?: string;
         };
         HealthOutputBody: {
             /**
@@ -2003,6 +2315,36 @@ export interface components {
             size: number;
             title?: string;
         };
+        "Preview-character-promptsRequest": {
+            age: string;
+            clothing: string;
+            /** @description the vision description of the form's reviewed portrait */
+            description?: components["schemas"]["CharactersDescription"];
+            form: string;
+            name: string;
+            passage?: string;
+            physical: string;
+            visual_build?: string;
+            /** @description eyes, over the text's and the vision description's */
+            visual_eyes?: string;
+            /** @description hair, over the text's and the vision description's */
+            visual_hair?: string;
+            /** @description costume colours */
+            visual_palette?: string;
+            visual_skin?: string;
+            /** @description art style (default: clean storybook illustration) */
+            visual_style?: string;
+        };
+        PreviewOutBody: {
+            armed: boolean;
+            /** @description the canonical text of the inputs (see shared/characters Canonical) */
+            canonical: string;
+            /** @description lowercase hex SHA-256 of canonical */
+            fingerprint: string;
+            prompts: components["schemas"]["CharactersPrompts"];
+            /** @description the story prompt with the passage, when one was sent */
+            story?: string;
+        };
         PreviewOutputBody: {
             engine?: string;
             html: string;
@@ -2322,6 +2664,13 @@ export interface components {
         "Set-segment-speakerRequest": {
             /** @description a cast member's name, alias or id */
             speaker: string;
+        };
+        SetOutBody: {
+            characters: components["schemas"]["CharactersCharacter"][] | null;
+            set: components["schemas"]["CharactersSet"];
+        };
+        SetsOutBody: {
+            sets: components["schemas"]["CharactersSet"][] | null;
         };
         SettingsUpdate: {
             /** @description engine card name to that card's key; same rule per entry */
@@ -3159,6 +3508,394 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AudiobookSuggestions"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "list-character-sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetsOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "extract-characters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Extract-charactersRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "preview-character-prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Preview-character-promptsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-character-set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description set id */
+                set: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "delete-character-set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description set id */
+                set: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-character": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description set id */
+                set: string;
+                /** @description character id (a slug of its name) */
+                character: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CharactersCharacter"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "edit-character": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the character's ETag (its version) */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description set id */
+                set: string;
+                /** @description character id (a slug of its name) */
+                character: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CharactersapiEditBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CharactersCharacter"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "add-character-form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description set id */
+                set: string;
+                /** @description character id (a slug of its name) */
+                character: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Add-character-formRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CharactersCharacter"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "generate-character-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description set id */
+                set: string;
+                /** @description character id (a slug of its name) */
+                character: string;
+                /** @description form id; the base form is base */
+                form: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Generate-character-imageRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-character-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description set id */
+                set: string;
+                /** @description character id (a slug of its name) */
+                character: string;
+                /** @description form id; the base form is base */
+                form: string;
+                image: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "review-character-form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description set id */
+                set: string;
+                /** @description character id (a slug of its name) */
+                character: string;
+                /** @description form id; the base form is base */
+                form: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOutBody"];
                 };
             };
             /** @description Error */
@@ -5938,6 +6675,12 @@ export const cardsSpecVoice_apiValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const cardsViewKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["kind"]> = ["llm", "vision-ocr", "vision-ocr-fallback", "vision", "tts", "image", "other"];
 export const cardsViewUrl_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["url_source"]> = ["card", "default", "missing"];
 export const cardsViewVoice_apiValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["voice_api"]> = ["openai", "chatterbox", "elevenlabs", ""];
+export const charactersImageKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CharactersImage"]["kind"]> = ["avatar", "concept", "turnaround", "story"];
+export const charactersSetMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CharactersSet"]["method"]> = ["rules", "llm", ""];
+export const charactersSetSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CharactersSet"]["source"]> = ["book", "text"];
+export const charactersSetStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CharactersSet"]["status"]> = ["extracting", "ready", "failed"];
+export const charactersapiEditBodyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CharactersapiEditBody"]["role"]> = ["protagonist", "major", "minor"];
+export const generateCharacterImageRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Generate-character-imageRequest"]["kind"]> = ["avatar", "concept", "pair", "turnaround", "story"];
 export const healthOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthOutputBody"]["status"]> = ["ok"];
 export const issueListOutputBodyUploadValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IssueListOutputBody"]["upload"]> = ["form", "presigned"];
 export const jobStartedOutBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobStartedOutBody"]["status"]> = ["queued", "running", "succeeded", "failed"];
