@@ -332,6 +332,11 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 	}
 	s.fails("lectern_approve_article", map[string]any{"issue_id": id, "article_id": "zzzz9999"}, "Error: Resource not found.")
 
+	// With no vision engine, the describe job fails and says why.
+	if failed := s.fails("lectern_describe_figure", map[string]any{"issue_id": id, "page": 2, "region_id": pictureOn(t, s, id, 2)},
+		"Error: The job failed: job "); !strings.Contains(failed, "(magazine.describe): no vision engine is configured") {
+		t.Errorf("describe without a vision engine = %q", failed)
+	}
 	// Pictures are described by the vision engine the settings name.
 	apiPut(t, base, "/api/settings", `{"vision_ocr_url":"`+eng.URL+`/v1","vision_ocr_model":"harbour-vision"}`)
 	desc := jsonOf[described](t, call("lectern_describe_figure", map[string]any{"issue_id": id, "page": 2, "region_id": pictureOn(t, s, id, 2), "response_format": "json"}))
