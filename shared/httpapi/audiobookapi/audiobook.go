@@ -7,19 +7,17 @@ package audiobookapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/lectern/lectern/shared/audiobook"
 	"github.com/lectern/lectern/shared/audiobook/cast"
-	"github.com/lectern/lectern/shared/engines"
-	"github.com/lectern/lectern/shared/engines/urlsafe"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/httpapi/speechapi"
@@ -59,25 +57,16 @@ const LLMTimeout = 3 * time.Minute
 // dial. Without dial (the API Lambda) it only tells whether one is set.
 func settingsLLM(d *platform.Deps, dial DialLLM) audiobook.LLMSource {
 	return func(ctx context.Context) (cast.LLM, error) {
-		s, err := d.Settings.Load(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if strings.TrimSpace(s.LLMURL) == "" {
+		ep, err := d.LLM(ctx)
+		switch {
+		case errors.Is(err, platform.ErrNoLLM):
 			return nil, audiobook.ErrNoLLM
-		}
-		base, err := engines.NormalizeLLMURL(s.LLMURL)
-		if err != nil {
-			return nil, fmt.Errorf("%w: llm_url %q: %v", audiobook.ErrInvalid, s.LLMURL, err)
-		}
-		policy := urlsafe.Policy{Hosted: d.Hosted(), Allow: s.EngineURLAllowlist}
-		if _, err := policy.Check(ctx, base); err != nil {
-			return nil, fmt.Errorf("%w: llm_url is refused: %v", audiobook.ErrInvalid, err)
-		}
-		if dial == nil {
+		case err != nil:
+			return nil, err
+		case dial == nil:
 			return apiOnly{}, nil
 		}
-		return dial(base, s.LLMAPIKey, s.LLMModel, LLMTimeout, policy.HTTPClient(0)), nil
+		return dial(ep.BaseURL, ep.Key, ep.Model, LLMTimeout, ep.Client), nil
 	}
 }
 
