@@ -64,16 +64,17 @@ func guessAge(c Character) voices.Age {
 }
 
 // score rates a voice for a gender and age: gender first (a neutral voice
-// fits anyone a little), then age, then English.
+// fits anyone a little, and best a character of unknown gender), then
+// age, then English.
 func score(v voices.Voice, gender string, age voices.Age) int {
 	s := 0
 	switch {
 	case gender != "" && string(v.Gender) == gender:
 		s += 100
-	case gender != "" && v.Gender != "" && v.Gender != voices.GenderNeutral:
-		s -= 100
-	case gender == "" || v.Gender == voices.GenderNeutral:
+	case v.Gender == voices.GenderNeutral:
 		s += 20
+	case gender != "" && v.Gender != "":
+		s -= 100
 	}
 	if age != "" && v.Age == age {
 		s += 30
