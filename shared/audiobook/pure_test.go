@@ -47,7 +47,7 @@ func TestSuggest(t *testing.T) {
 			// Alice (no age) takes the first by id; the Queen's age then picks
 			// the other.
 			want: map[string]string{"Alice": "ann", "The Queen": "bea"},
-			ages:  map[string]voices.Age{"Alice": "", "The Queen": voices.AgeMiddleAged},
+			ages: map[string]voices.Age{"Alice": "", "The Queen": voices.AgeMiddleAged},
 		},
 		{
 			name:     "the narrator's voice is not a character's first pick",
