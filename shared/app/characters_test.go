@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -210,8 +211,12 @@ func TestCharactersImagesWithAGatewayWithoutEdits(t *testing.T) {
 	if !slices.Equal(calls, want) {
 		t.Errorf("engine calls\n%q\nwant\n%q", calls, want)
 	}
-	// The stored image is the engine's PNG, served through its URL.
-	avatarPNG := c.get(f.Avatar.URL)
+	// The stored image is the engine's PNG, served through its link and
+	// through the API's redirect.
+	avatarPNG := fetch(t, f.Avatar.URL)
+	if viaAPI := c.get(formPath + "/images/" + f.Avatar.ID); !bytes.Equal(viaAPI, avatarPNG) {
+		t.Errorf("the API serves another image than the link")
+	}
 	if _, err := png.Decode(bytes.NewReader(avatarPNG)); err != nil {
 		t.Fatalf("avatar is not a PNG: %v", err)
 	}
@@ -319,6 +324,20 @@ func TestCharactersFormGoesStaleAfterAnEdit(t *testing.T) {
 	if after.Forms[1].Physical != "three inches high" || after.Forms[0].Physical == "three inches high" || after.Forms[1].Stale {
 		t.Fatalf("edit of the active form: %+v", after.Forms)
 	}
+}
+
+func fetch(t *testing.T, url string) []byte {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+	return b
 }
 
 func mustPost(t *testing.T, c *apiClient, path string, body []byte) []byte {

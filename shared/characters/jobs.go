@@ -297,7 +297,7 @@ func (s *Service) paint(ctx context.Context, painter Painter, card string, p ima
 	if err != nil {
 		return Image{}, err
 	}
-	img = s.withURLs(p.Set, saved).imageOf(p.Form, img.ID, img)
+	img = s.withURLs(ctx, p.Set, saved).imageOf(p.Form, img.ID, img)
 	return img, nil
 }
 

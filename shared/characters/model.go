@@ -98,7 +98,7 @@ type Image struct {
 	Passage  string    `json:"passage,omitempty"`
 	Card     string    `json:"card"`
 	Created  time.Time `json:"created"`
-	URL      string    `json:"url" doc:"GET it for the PNG"`
+	URL      string    `json:"url" doc:"a short-lived link to the PNG"`
 }
 
 // Check is one item of a form's review.

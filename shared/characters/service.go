@@ -263,7 +263,7 @@ func (s *Service) characters(ctx context.Context, set string) ([]Character, erro
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, s.withURLs(set, c))
+			out = append(out, s.withURLs(ctx, set, c))
 		}
 		if page.Next == "" {
 			break
@@ -287,21 +287,31 @@ func decodeCharacter(it store.Item) (Character, error) {
 	return c, nil
 }
 
-// withURLs fills each image's URL.
-func (s *Service) withURLs(set string, c Character) Character {
+// withURLs fills each image's URL: a short-lived link to the blob, so an
+// <img> needs no API token; the API's redirect path when none can be made.
+func (s *Service) withURLs(ctx context.Context, set string, c Character) Character {
+	link := func(img *Image, form string) {
+		img.URL = ImagePath(set, c.ID, form, img.ID)
+		if u, err := s.blobs.PresignGet(ctx, imageKey(set, c.ID, form, img.ID), ImageLinkTTL); err == nil {
+			img.URL = u
+		}
+	}
 	for i := range c.Forms {
 		f := &c.Forms[i]
 		for _, img := range []*Image{f.Avatar, f.Concept, f.Turnaround} {
 			if img != nil {
-				img.URL = ImagePath(set, c.ID, f.ID, img.ID)
+				link(img, f.ID)
 			}
 		}
 		for j := range f.Story {
-			f.Story[j].URL = ImagePath(set, c.ID, f.ID, f.Story[j].ID)
+			link(&f.Story[j], f.ID)
 		}
 	}
 	return c
 }
+
+// ImageLinkTTL is how long an image link works.
+const ImageLinkTTL = 30 * time.Minute
 
 // Delete removes a set with its characters and images.
 func (s *Service) Delete(ctx context.Context, id string) error {
@@ -349,7 +359,7 @@ func (s *Service) Character(ctx context.Context, set, id string) (Character, err
 		return Character{}, fmt.Errorf("get character %s/%s: %w", set, id, err)
 	}
 	c, err := decodeCharacter(it)
-	return s.withURLs(set, c), err
+	return s.withURLs(ctx, set, c), err
 }
 
 func (s *Service) putCharacter(ctx context.Context, set string, c Character, cond store.Condition) error {
@@ -487,7 +497,7 @@ func (s *Service) ImageURL(ctx context.Context, set, id, form, img string) (stri
 	}
 	for _, im := range f.images() {
 		if im.ID == img {
-			return s.blobs.PresignGet(ctx, imageKey(set, id, form, img), 15*time.Minute)
+			return s.blobs.PresignGet(ctx, imageKey(set, id, form, img), ImageLinkTTL)
 		}
 	}
 	return "", fmt.Errorf("%w: image %s", ErrNotFound, img)

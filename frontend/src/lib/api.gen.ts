@@ -1816,7 +1816,7 @@ export interface components {
             passage?: string;
             prompt: string;
             reference?: string;
-            /** @description GET it for the PNG */
+            /** @description a short-lived link to the PNG */
             url: string;
         };
         CharactersPassage: {
