@@ -1,6 +1,7 @@
 package app
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -93,7 +94,7 @@ func assertProblem(t *testing.T, what string, status int, b []byte, want int) {
 	}
 }
 
-var askedSpan = regexp.MustCompile(`\[\[(c[0-9]+-s[0-9]+)\]\]`)
+var askedSpan = regexp.MustCompile(`\[\[(c[0-9]+-[sk][0-9]+)\]\]`)
 
 // speakersAnswer answers a span-mode prompt as the schema asks: every
 // marked span is said by name.
@@ -197,6 +198,20 @@ func TestAudiobookOverHTTP(t *testing.T) {
 		}
 		status, _, b = c.do(http.MethodDelete, "/api/audiobook/books/"+id, nil)
 		assertProblem(t, "a second delete", status, b, http.StatusNotFound)
+	})
+
+	t.Run("an EPUB is read with the chapters of its table of contents", func(t *testing.T) {
+		status, b := c.uploadBook("garden.epub", "application/epub+zip", gardenEPUB(t))
+		if status != http.StatusCreated {
+			t.Fatalf("upload EPUB = %d %s", status, b)
+		}
+		v := decode[audiobookapi.BookView](t, b)
+		if v.Format != "epub" || v.Title != "The Garden Door" || len(v.Chapters) != 2 || v.Chapters[1].Title != "II. The Key" || v.Counts.Dialogue != 4 {
+			t.Fatalf("EPUB imported as %+v", v.Book)
+		}
+		if status, _, b := c.do(http.MethodDelete, "/api/audiobook/books/"+v.ID, nil); status != http.StatusNoContent {
+			t.Fatalf("delete = %d %s", status, b)
+		}
 	})
 
 	t.Run("a cast without an LLM is refused", func(t *testing.T) {
@@ -346,6 +361,43 @@ At last the door swung open, and the garden was full of roses painted red by car
 "They are mine," said the Queen.
 `
 
+// gardenEPUB is an EPUB 3 of two chapters with a nav table of contents.
+func gardenEPUB(t *testing.T) []byte {
+	t.Helper()
+	page := func(body string) string {
+		return `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>x</title></head><body>` + body + `</body></html>`
+	}
+	files := []struct{ name, body string }{
+		{"META-INF/container.xml", `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`},
+		{"OEBPS/content.opf", `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The Garden Door</dc:title></metadata>
+<manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="book" href="book.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="book"/></spine></package>`},
+		{"OEBPS/nav.xhtml", page(`<nav epub:type="toc"><ol><li><a href="book.xhtml#c1">I. The Door</a></li><li><a href="book.xhtml#c2">II. The Key</a></li></ol></nav>`)},
+		{"OEBPS/book.xhtml", page(`<section id="c1"><h1>I. The Door</h1><p>“Open it,” said Alice.</p><p>“Never!” cried the Queen.</p></section>
+<section id="c2"><h1>II. The Key</h1><p>“Where is the key?” asked Alice.</p><p>“On the table,” said the Queen.</p></section>`)},
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "mimetype", Method: zip.Store})
+	if err == nil {
+		_, err = w.Write([]byte("application/epub+zip"))
+	}
+	for _, f := range files {
+		if err != nil {
+			break
+		}
+		if w, err = zw.Create(f.name); err == nil {
+			_, err = w.Write([]byte(f.body))
+		}
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // classicAnswer answers a classic-mode prompt: the chunk's quotations as
 // the Queen's or Alice's lines (by the tag after them), the rest as the
 // narrator's, leaving out the chunk's first narration (for auto-repair
@@ -408,11 +460,17 @@ func TestAudiobookVoicedOverHTTP(t *testing.T) {
 	if status, _, b := c.do(http.MethodPut, "/api/settings", []byte(`{"llm_url":"`+llm.url+`"}`)); status != http.StatusOK {
 		t.Fatalf("settings: %d %s", status, b)
 	}
-	t.Run("classic mode aligns the LLM's segments and reports what it dropped", func(t *testing.T) {
-		llm.answers(func(n int) string { return classicAnswer(llm.calls()[n-1]) })
-		v := c.waitJob(c.startJob("/api/attribute-spans", `{"book_id":"`+id+`","mode":"classic"}`))
+	t.Run("classic mode aligns the LLM's segments and reports what it dropped; verify marks its lines", func(t *testing.T) {
+		llm.answers(func(n int) string {
+			prompt := llm.calls()[n-1]
+			if askedSpan.MatchString(prompt) {
+				return speakersAnswer(prompt, "Alice")
+			}
+			return classicAnswer(prompt)
+		})
+		v := c.waitJob(c.startJob("/api/attribute-spans", `{"book_id":"`+id+`","mode":"classic","verify":true}`))
 		res := decode[audiobook.CastResult](t, v.Result)
-		if v.Status != jobs.StatusSucceeded || res.Repair == nil || res.RepairTotals.Dropped != 3 || len(res.Repair.Invented) != 0 {
+		if v.Status != jobs.StatusSucceeded || res.Repair == nil || res.RepairTotals.Dropped != 3 || len(res.Repair.Invented) != 0 || res.Requests != 3 || res.VerifyRequests == 0 {
 			t.Fatalf("classic cast: %+v %s", v, v.Result)
 		}
 		segs := c.segments(id, "")
@@ -421,6 +479,9 @@ func TestAudiobookVoicedOverHTTP(t *testing.T) {
 			text.WriteString(sg.Text)
 			if sg.SpanID != "" || !strings.Contains(sg.ID, "-k") {
 				t.Fatalf("a classic segment %+v", sg)
+			}
+			if sg.Kind == audiobook.KindDialogue && (sg.Source != audiobook.SourceClassic || sg.Mark != "agreed" && sg.Mark != "disputed" || sg.Mark == "disputed" && sg.Other != "Alice") {
+				t.Fatalf("a classic line the verify pass left unmarked: %+v", sg)
 			}
 		}
 		if !strings.Contains(smallBook, text.String()) || c.book(id).Mode != audiobook.ModeClassic {
