@@ -1,0 +1,358 @@
+// e2e: the Audiobook section on a server of its own. PDNC's Alice (the
+// team's sample data) is uploaded and read with its dialogue coloured by
+// speaker; a stand-in LLM (chat completions on 127.0.0.1 that checks the
+// speakers schema) casts it in span mode with the verify pass, answering one
+// line differently the second time so a disputed line appears; the disputed
+// filter finds it, its speaker is set by hand and kept after a reload. Then a
+// small two-chapter TXT is cast in classic mode (ab-span-mode = 0 in
+// localStorage: the stand-in sees the classic request), gets espeak-ng voices
+// for a character and the narrator, and is rendered: the M4B's chapters
+// (ffprobe -show_chapters) and a chapter MP3 are checked.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, startServer, test } from '../harness.mjs';
+
+const repo = resolve(new URL('../../../', import.meta.url).pathname);
+const sampleData = process.env.LECTERN_SAMPLE_DATA || resolve(repo, '../shared/data');
+const aliceFile = join(sampleData, 'books/AlicesAdventuresInWonderland/novel_text.txt');
+
+const smallBook = `THE LETTER
+
+CHAPTER I. The Post
+
+Mary waited at the window all morning for the postman to come up the hill.
+
+"Is there anything for me?" asked Mary.
+
+The Captain shook his head. "Nothing today," said the Captain. "Perhaps tomorrow."
+
+CHAPTER II. The Reply
+
+The letter came at last, sealed with green wax and smelling faintly of the sea.
+
+"It is from my brother," said Mary.
+
+"Then read it aloud," said the Captain, and he sat down by the fire.
+`;
+
+const json = (method, body, headers = {}) => ({ method, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+/** The cast names a prompt lists ("Cast:\nAlice\nthe Queen (Queen)\n\nPassage:…"). */
+function castNames(user) {
+  const list = user.slice(user.indexOf('Cast:\n') + 6, user.indexOf('\nPassage:') >= 0 ? user.indexOf('\nPassage:') : user.indexOf('\nText:'));
+  // Span mode lists "Name (alias, alias)", classic mode "Name, alias".
+  return list.split('\n').map((l) => l.replace(/ \(.*\)$/, '').split(', ')[0].trim()).filter(Boolean);
+}
+
+/** A classic-mode answer: the text's quotations as lines of the character named just after them, the rest the narrator's. */
+function classicAnswer(user, names) {
+  const text = user.slice(user.indexOf('\nText:\n') + 7);
+  const segments = [];
+  let pos = 0;
+  for (const m of text.matchAll(/"[^"]*"/g)) {
+    if (text.slice(pos, m.index).trim()) segments.push({ speaker: 'narrator', text: text.slice(pos, m.index).trim() });
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 30);
+    segments.push({ speaker: names.find((n) => after.includes(n.replace(/^the /i, ''))) ?? 'Unknown', text: m[0] });
+    pos = m.index + m[0].length;
+  }
+  if (text.slice(pos).trim()) segments.push({ speaker: 'narrator', text: text.slice(pos).trim() });
+  return { segments };
+}
+
+export default async function ({ browser }) {
+  const server = await startServer();
+  const base = server.base;
+  const api = (path, init) => getJSON(`${base}${path}`, init);
+
+  /** Every segment of a book the query selects, page by page. */
+  async function allSegments(book, query = '') {
+    const out = [];
+    for (let offset = 0; ;) {
+      const p = await api(`/api/audiobook/books/${book}/segments?limit=500&offset=${offset}${query}`);
+      out.push(...(p.items ?? []));
+      if (p.next_offset == null) return out;
+      offset = p.next_offset;
+    }
+  }
+
+  // The stand-in LLM. Span mode: the first time a line is asked it answers
+  // the speaker the rules gave it at import, or (a line the rules left) one
+  // of the first three cast names; asked again (the verify pass) it answers
+  // the same, but for the first line asked again, which gets another name.
+  const llm = { speakers: 0, classic: 0, disputed: null, answered: new Map(), rules: null, book: null, bad: [] };
+  const port = await freePort();
+  const standIn = createHTTPServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    res.setHeader('Content-Type', 'application/json');
+    const reply = (content) => res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'caster',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }] }));
+    try {
+      const body = JSON.parse(raw);
+      const user = body.messages?.find((m) => m.role === 'user')?.content ?? '';
+      const schema = body.response_format?.type === 'json_schema' ? body.response_format.json_schema?.name : '';
+      const names = castNames(user);
+      if (schema === 'segments') {
+        llm.classic++;
+        return reply(classicAnswer(user, names));
+      }
+      if (schema !== 'speakers' || !names.length) {
+        llm.bad.push(schema || 'no schema');
+        return res.writeHead(400).end('{"error":{"message":"want the speakers or segments schema"}}');
+      }
+      llm.speakers++;
+      llm.rules ??= new Map((await allSegments(llm.book)).map((s) => [s.id, s.speaker ?? '']));
+      const speakers = [...user.matchAll(/\[\[(c\d+-[sk]\d+)\]\]/g)].map(([, span], i) => {
+        let speaker = llm.answered.get(span);
+        if (speaker === undefined) {
+          speaker = llm.rules.get(span) || names[i % Math.min(3, names.length)];
+          llm.answered.set(span, speaker);
+        } else if (llm.disputed === null || llm.disputed.span === span) {
+          const other = names.find((n) => n !== speaker);
+          llm.disputed = { span, first: speaker, other };
+          speaker = other;
+        }
+        return { span, speaker };
+      });
+      reply({ speakers });
+    } catch (e) {
+      res.writeHead(500).end(JSON.stringify({ error: { message: String(e) } }));
+    }
+  });
+  await new Promise((r) => standIn.listen(port, '127.0.0.1', r));
+  cleanups.push(() => standIn.close());
+
+  const espeak = (await api('/api/voices?language=en-us&source=builtin&engine=espeak-ng&limit=5')).items?.[0];
+  check(espeak, 'espeak-ng has an en-us voice');
+
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  let alice = null; // the book's id
+  let chosen = null; // the hand-set line: { span, chapter, speaker }
+
+  /** A character's row in the cast panel. */
+  const castRow = (name) => page.locator('[data-testid=ab-cast-panel] li[data-character]').filter({ has: page.locator('strong', { hasText: new RegExp(`^${name}$`) }) });
+
+  /** Each shown line's speaker, label and background colour. */
+  const shownLines = () => page.locator('[data-testid=ab-prose] .line').evaluateAll((els) => els.map((el) => ({
+    seg: el.dataset.seg, speaker: el.dataset.speaker, bg: getComputedStyle(el).backgroundColor, label: el.previousElementSibling?.classList.contains('who') ? el.previousElementSibling.textContent : null,
+  })));
+
+  await test('audiobook: upload Alice (TXT) and read it with its dialogue coloured by speaker, a colour per speaker in every chapter', async () => {
+    check(existsSync(aliceFile), `the sample book is at ${aliceFile} (set LECTERN_SAMPLE_DATA)`);
+    await page.goto(`${base}/#/audiobook`);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Audiobook' }).and(page.locator('[aria-current=page]')).waitFor();
+    await page.getByTestId('ab-file').setInputFiles(aliceFile);
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByTestId('ab-title').waitFor({ timeout: 30000 });
+    alice = /#\/audiobook\/([a-z0-9]+)/.exec(page.url())?.[1];
+    check(alice, `the address names the book: ${page.url()}`);
+    llm.book = alice;
+    const book = await api(`/api/audiobook/books/${alice}`);
+    console.log(`     Alice uploaded and split in ${Date.now() - started} ms: ${book.chapters.length} chapters, ${book.counts.segments} segments, ${book.counts.dialogue} lines, ${book.counts.unknown} without a speaker`);
+    check(book.chapters.length === 12, `Alice has 12 chapters: ${book.chapters.map((c) => c.title)}`);
+    check((await page.getByTestId('ab-chapter').locator('option').count()) === 12, 'the chapter list shows them');
+
+    // Chapter I as paragraphs, its lines coloured and labelled by speaker.
+    await page.getByTestId('ab-prose').getByText('Alice was beginning to get very tired', { exact: false }).waitFor();
+    const first = await shownLines();
+    check(first.length > 10, `chapter I shows its lines: ${first.length}`);
+    const ch0 = await api(`/api/audiobook/books/${alice}/segments?chapter=0&limit=500`);
+    check(new Set(first.map((l) => l.seg)).size === ch0.items.filter((s) => s.kind === 'dialogue').length, `every line of chapter I is drawn: ${first.length} pieces of ${ch0.total} segments`);
+    const colours = new Map();
+    const note = (lines) => {
+      for (const l of lines) {
+        check(l.label === null || l.label === (l.speaker || 'Unknown'), `a line is labelled with its speaker: ${JSON.stringify(l)}`);
+        if (!colours.has(l.speaker)) colours.set(l.speaker, l.bg);
+        check(colours.get(l.speaker) === l.bg, `${l.speaker} has one colour: ${colours.get(l.speaker)} and ${l.bg}`);
+      }
+    };
+    note(first);
+    check(first.some((l) => l.speaker === 'Alice'), 'Alice speaks in chapter I');
+    // Chapter II by the chapter navigation: the same speakers keep their colours.
+    await page.getByRole('navigation', { name: 'Chapters' }).getByRole('link', { name: 'Next →' }).click();
+    await page.getByTestId('ab-chapter-title').filter({ hasText: book.chapters[1].title }).waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid=ab-prose] .line')?.dataset.seg.startsWith('c01-'));
+    const second = await shownLines();
+    note(second);
+    check(second.length > 10 && second.every((l) => l.seg.startsWith('c01-')), `chapter II shows its own lines only: ${second.length}`);
+    const speakers = [...colours.keys()].filter(Boolean);
+    check(speakers.length >= 3 && new Set(speakers.map((s) => colours.get(s))).size >= 2, `several speakers in several colours: ${JSON.stringify([...colours])}`);
+    // The cast panel's swatch is the text's colour.
+    const swatch = await castRow('Alice').locator('.swatch').evaluate((el) => getComputedStyle(el).backgroundColor);
+    check(swatch === colours.get('Alice'), `Alice's swatch ${swatch} is her lines' colour ${colours.get('Alice')}`);
+    await page.screenshot({ path: join(artifacts, 'audiobook-text.png') });
+  });
+
+  await test('audiobook: cast with a stand-in LLM and verify; the disputed filter shows the line the second pass answered differently, with the other answer and confidence', async () => {
+    await api('/api/settings', json('PUT', { llm_url: `http://127.0.0.1:${port}/v1`, llm_model: 'caster' }));
+    await page.reload();
+    await page.getByTestId('ab-title').waitFor();
+    check(await page.getByTestId('ab-mode-span').isChecked(), 'span mode is the default');
+    check(await page.getByTestId('ab-verify').isChecked(), 'verify is on by default');
+    const started = Date.now();
+    await page.getByTestId('ab-cast').click();
+    await page.getByTestId('ab-cast-note').filter({ hasText: 'Cast in span mode' }).waitFor({ timeout: 120000 });
+    console.log(`     span cast with verify: ${Date.now() - started} ms, ${llm.speakers} requests; ${await page.getByTestId('ab-cast-note').innerText()}`);
+    check(llm.bad.length === 0 && llm.classic === 0, `only speakers-schema requests: ${JSON.stringify(llm)}`);
+    check(llm.disputed, 'the verify pass asked a line again');
+    const book = await api(`/api/audiobook/books/${alice}`);
+    check(book.counts.disputed === 1 && book.counts.agreed > 100 && book.counts.llm > 0, `one disputed line: ${JSON.stringify(book.counts)}`);
+    await page.getByTestId('ab-counts').filter({ hasText: '1 disputed' }).waitFor();
+
+    const filter = page.getByTestId('ab-disputed-filter');
+    check((await filter.getAttribute('aria-pressed')) === 'false', 'the filter starts off');
+    await filter.click();
+    check((await filter.getAttribute('aria-pressed')) === 'true', 'the filter is pressed');
+    const items = page.getByTestId('ab-disputed-list').locator(':scope > li');
+    await items.first().waitFor();
+    check((await items.count()) === 1, `one disputed line listed: ${await items.count()}`);
+    const item = items.first();
+    check((await item.getAttribute('data-seg')) === llm.disputed.span, `the listed line is the one answered differently: ${await item.getAttribute('data-seg')} vs ${llm.disputed.span}`);
+    const mark = await item.getByTestId('ab-disputed-mark').innerText();
+    check(mark.includes('disputed') && mark.includes(llm.disputed.other) && mark.includes('48.5%'), `marked with a sign, the other answer and the confidence: ${mark}`);
+    // Marked by more than colour: a dashed outline and the label.
+    check((await item.locator('.line').evaluate((el) => getComputedStyle(el).outlineStyle)) === 'dashed', 'the disputed line is outlined');
+    await page.screenshot({ path: join(artifacts, 'audiobook-disputed.png') });
+  });
+
+  await test('audiobook: reassign the disputed line by hand (keyboard), kept after a reload and shown in its chapter', async () => {
+    const line = page.getByTestId('ab-disputed-list').locator('.line').first();
+    await line.focus();
+    await page.keyboard.press('Enter');
+    check((await line.getAttribute('aria-pressed')) === 'true', 'the opened line is pressed');
+    const editor = page.getByTestId('ab-line-editor');
+    await editor.waitFor();
+    check((await editor.getByTestId('ab-line-other').innerText()) === llm.disputed.other, 'the editor shows the other answer');
+    const cast = (await api(`/api/audiobook/books/${alice}`)).cast.map((c) => c.name);
+    const speaker = cast.find((n) => n !== llm.disputed.first && n !== llm.disputed.other);
+    await editor.getByTestId('ab-speaker-select').selectOption(speaker);
+    await editor.getByTestId('ab-speaker-save').click();
+    await page.getByTestId('ab-text-note').filter({ hasText: `set to ${speaker}` }).waitFor();
+    chosen = { span: llm.disputed.span, chapter: Number(llm.disputed.span.slice(1, llm.disputed.span.indexOf('-'))), speaker };
+
+    await page.reload();
+    await page.getByTestId('ab-title').waitFor();
+    await page.getByTestId('ab-counts').filter({ hasText: '1 set by hand' }).waitFor();
+    await page.getByTestId('ab-disputed-filter').click();
+    await page.getByTestId('ab-no-disputed').waitFor();
+    const seg = (await allSegments(alice)).find((s) => s.id === chosen.span);
+    check(seg.speaker === speaker && seg.source === 'hand' && !seg.mark, `stored by hand: ${JSON.stringify(seg)}`);
+    // In its chapter the line is drawn in the new speaker's colour, labelled, with no dispute.
+    await page.goto(`${base}/#/audiobook/${alice}/${chosen.chapter}`);
+    const shown = page.locator(`[data-testid=ab-prose] .line[data-seg="${chosen.span}"]`);
+    await shown.waitFor();
+    check((await shown.getAttribute('data-speaker')) === speaker, 'the line shows the hand-set speaker');
+    check((await page.locator(`[data-testid=ab-disputed-mark][data-seg="${chosen.span}"]`).count()) === 0, 'the line is no longer marked disputed');
+    await shown.click();
+    await page.getByTestId('ab-line-editor').getByTestId('ab-line-mark').filter({ hasText: 'Set by hand' }).waitFor();
+    check((await page.getByTestId('ab-line-speaker').innerText()) === speaker, 'the editor shows the speaker');
+  });
+
+  await test('audiobook: a speaker saved on a stale revision is refused (409), the text reloaded and said so', async () => {
+    const segs = await api(`/api/audiobook/books/${alice}/segments?chapter=${chosen.chapter}&limit=500`);
+    const other = segs.items.find((s) => s.kind === 'dialogue' && s.id !== chosen.span);
+    // Another tab changes the book after this page read it.
+    await api(`/api/audiobook/books/${alice}/segments/${chosen.span}/speaker`, json('PUT', { speaker: chosen.speaker }, { 'If-Match': String(segs.revision) }));
+    await page.locator(`[data-testid=ab-prose] .line[data-seg="${other.id}"]`).click();
+    const editor = page.getByTestId('ab-line-editor');
+    const names = await editor.getByTestId('ab-speaker-select').locator('option').allInnerTexts();
+    const pick = names.find((n) => n !== other.speaker && n !== 'Choose…');
+    await editor.getByTestId('ab-speaker-select').selectOption(pick);
+    await editor.getByTestId('ab-speaker-save').click();
+    await page.getByTestId('ab-text-note').filter({ hasText: 'changed since' }).waitFor();
+    const after = (await api(`/api/audiobook/books/${alice}/segments?chapter=${chosen.chapter}&limit=500`)).items.find((s) => s.id === other.id);
+    check(after.speaker === other.speaker, `the stale edit changed nothing: ${JSON.stringify(after)}`);
+  });
+
+  let small = null;
+  await test('audiobook: ab-span-mode = 0 in localStorage selects classic mode; the stand-in sees the classic request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lectern-e2e-book-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'letter.txt');
+    writeFileSync(file, smallBook);
+    await page.goto(`${base}/#/audiobook`);
+    await page.getByTestId('ab-books').locator(`li[data-book="${alice}"]`).waitFor();
+    await page.getByTestId('ab-file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByTestId('ab-title').filter({ hasText: /THE LETTER|letter/ }).waitFor({ timeout: 20000 });
+    small = /#\/audiobook\/([a-z0-9]+)/.exec(page.url())[1];
+
+    // The setting writes exactly ab-span-mode; a 0 put there by anyone selects classic.
+    await page.getByTestId('ab-mode-classic').check();
+    check((await page.evaluate(() => localStorage.getItem('ab-span-mode'))) === '0', 'classic is stored as 0');
+    await page.getByTestId('ab-mode-span').check();
+    check((await page.evaluate(() => localStorage.getItem('ab-span-mode'))) === '1', 'span mode is stored as another state');
+    await page.evaluate(() => localStorage.setItem('ab-span-mode', '0'));
+    await page.reload();
+    await page.getByTestId('ab-title').waitFor();
+    check(await page.getByTestId('ab-mode-classic').isChecked(), 'ab-span-mode 0 shows classic mode');
+
+    const before = { classic: llm.classic, speakers: llm.speakers };
+    await page.getByTestId('ab-verify').uncheck();
+    await page.getByTestId('ab-cast').click();
+    await page.getByTestId('ab-cast-note').filter({ hasText: 'Cast in classic mode' }).waitFor({ timeout: 60000 });
+    check(llm.classic > before.classic && llm.speakers === before.speakers, `the stand-in got classic requests only: ${llm.classic - before.classic} classic, ${llm.speakers - before.speakers} span`);
+    const book = await api(`/api/audiobook/books/${small}`);
+    check(book.mode === 'classic' && book.chapters.length === 2, `cast in classic mode: ${book.mode}, ${book.chapters.map((c) => c.title)}`);
+    await page.getByTestId('ab-counts').filter({ hasText: 'cast in classic mode' }).waitFor();
+    const lines = await shownLines();
+    check(lines.length >= 3 && lines.every((l) => l.seg.includes('-k')) && lines.some((l) => /Captain/.test(l.speaker)), `classic segments drawn: ${JSON.stringify(lines)}`);
+  });
+
+  await test('audiobook: espeak-ng voices for a character (a suggestion) and the narrator (from the library); render; the M4B has the chapters and a chapter MP3 plays', async () => {
+    const panel = page.getByTestId('ab-cast-panel');
+    // The narrator from the whole library with the voice picker.
+    await panel.getByTestId('ab-narrator').getByRole('button', { name: 'Library…' }).click();
+    const picker = panel.getByTestId('ab-narrator-picker');
+    await picker.getByRole('searchbox').fill(espeak.name);
+    await picker.getByRole('listbox').locator(`option[value="${espeak.id}"]`).waitFor();
+    await picker.getByRole('listbox').selectOption(espeak.id);
+    await page.waitForFunction((id) => document.querySelector('[data-testid=ab-narrator-select]')?.value === id, espeak.id);
+    // Mary from her suggestions (by gender, then age).
+    const sugg = await api(`/api/audiobook/books/${small}/voice-suggestions`);
+    const marySugg = sugg.characters.find((c) => c.name === 'Mary');
+    check(marySugg?.voices?.length, `voices are suggested for Mary: ${JSON.stringify(sugg.characters)}`);
+    const row = castRow('Mary');
+    await row.getByTestId('ab-voice-select').selectOption(marySugg.voices[0].voice_id);
+    await page.waitForFunction((id) => [...document.querySelectorAll('[data-testid=ab-voice-select]')].some((s) => s.value === id), marySugg.voices[0].voice_id);
+    const book = await api(`/api/audiobook/books/${small}`);
+    const maryVoice = book.cast.find((c) => c.name === 'Mary').voice_id;
+    check(book.narrator_voice === espeak.id && maryVoice === marySugg.voices[0].voice_id, `voices saved: narrator ${book.narrator_voice}, Mary ${maryVoice}`);
+    check((await api(`/api/voices/${maryVoice}`)).engine === 'espeak-ng', 'Mary speaks with espeak-ng');
+
+    const started = Date.now();
+    await page.getByTestId('ab-render-start').click();
+    const m4b = page.getByTestId('ab-m4b-link');
+    await page.getByTestId('ab-render-progress').or(m4b).first().waitFor({ timeout: 30000 });
+    await page.getByTestId('ab-mp3-links').locator('li').nth(1).waitFor({ timeout: 180000 });
+    console.log(`     render of a two-chapter book: ${Date.now() - started} ms`);
+    await page.getByTestId('ab-render').screenshot({ path: join(artifacts, 'audiobook-render.png') });
+
+    const dir = mkdtempSync(join(tmpdir(), 'lectern-e2e-ab-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const save = async (link, name) => {
+      const res = await fetch(await link.evaluate((a) => a.href));
+      check(res.ok, `${name} downloads (${res.status})`);
+      const file = join(dir, name);
+      writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+      return file;
+    };
+    const probe = (file, ...args) => JSON.parse(execFileSync('ffprobe', ['-v', 'error', ...args, '-of', 'json', file], { encoding: 'utf8' }));
+    const book4b = await save(m4b, 'letter.m4b');
+    const chapters = probe(book4b, '-show_chapters').chapters;
+    const titles = chapters.map((c) => c.tags?.title);
+    console.log(`     M4B chapters: ${chapters.map((c) => `${c.tags?.title} ${Number(c.start_time).toFixed(1)}–${Number(c.end_time).toFixed(1)} s`).join('; ')}`);
+    check(JSON.stringify(titles) === JSON.stringify(['CHAPTER I. The Post', 'CHAPTER II. The Reply']), `a chapter per book chapter: ${JSON.stringify(titles)}`);
+    check(chapters.every((c) => Number(c.end_time) > Number(c.start_time)), 'every chapter has length');
+    const mp3 = await save(page.getByTestId('ab-mp3-links').locator('a[data-chapter="1"]'), 'ch2.mp3');
+    const fmt = probe(mp3, '-show_format').format;
+    check(fmt.format_name === 'mp3' && Number(fmt.duration) > 1, `chapter II's MP3: ${JSON.stringify(fmt)}`);
+    check(readFileSync(mp3).length > 1000, 'the MP3 has audio');
+  });
+
+  await context.close();
+}

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import {
+  appendSegments, castModeFrom, castNote, colourIndex, contrast, groupParagraphs, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
+  replaceSegment, saveCastMode, speakerChoices, speakerColour, SPAN_MODE_KEY, type Character, type Segment,
+} from '../src/lib/audiobook';
+
+function memory(): Storage {
+  const m = new Map<string, string>();
+  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k), clear: () => m.clear(), key: () => null, length: 0 };
+}
+
+let n = 0;
+const seg = (text: string, over: Partial<Segment> = {}): Segment => ({
+  id: `c00-s${String(n++).padStart(4, '0')}`, chapter: 0, start: 0, end: text.length, kind: 'narration', text, ...over,
+});
+const line = (text: string, speaker: string, over: Partial<Segment> = {}) => seg(text, { kind: 'dialogue', speaker, ...over });
+const said = (ps: ReturnType<typeof groupParagraphs>) => ps.map((p) => p.pieces.map((x) => x.text).join(''));
+
+describe('ab-span-mode', () => {
+  it('0 selects the classic engine; any other state selects span mode', () => {
+    expect(castModeFrom('0')).toBe('classic');
+    expect(castModeFrom(' 0 ')).toBe('classic');
+    for (const other of [null, undefined, '', '1', '2', 'span', 'false', '00x', '-1']) expect(castModeFrom(other)).toBe('span');
+  });
+
+  it('is stored under exactly ab-span-mode and read back', () => {
+    const s = memory();
+    expect(loadCastMode(s)).toBe('span');
+    saveCastMode(s, 'classic');
+    expect(s.getItem('ab-span-mode')).toBe('0');
+    expect(SPAN_MODE_KEY).toBe('ab-span-mode');
+    expect(loadCastMode(s)).toBe('classic');
+    saveCastMode(s, 'span');
+    expect(s.getItem('ab-span-mode')).toBe('1');
+    expect(loadCastMode(s)).toBe('span');
+  });
+
+  it('a storage that refuses falls back to span mode and keeps going', () => {
+    const refusing = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
+    expect(loadCastMode(refusing)).toBe('span');
+    expect(() => saveCastMode(refusing, 'classic')).not.toThrow();
+  });
+});
+
+describe('speaker colours', () => {
+  it('the same speaker always gets the same colour, whatever the case or spacing', () => {
+    expect(speakerColour('Alice')).toEqual(speakerColour('Alice'));
+    expect(speakerColour('the  Queen')).toEqual(speakerColour('The Queen'));
+    expect(colourIndex('Mock Turtle')).toBe(colourIndex(' mock turtle '));
+  });
+
+  it('spreads a cast over the palette', () => {
+    const cast = ['Alice', 'the Queen', 'the King', 'the Hatter', 'the March Hare', 'the Duchess', 'the Cat', 'the Mock Turtle', 'the Gryphon', 'the Caterpillar', 'the White Rabbit', 'Bill'];
+    const used = new Set(cast.map(colourIndex));
+    expect(used.size).toBeGreaterThanOrEqual(8);
+    for (const c of cast) expect(colourIndex(c)).toBeLessThan(PALETTE_SIZE);
+  });
+
+  it('every colour keeps its text readable (WCAG AAA, 7:1) and its underline visible on it', () => {
+    for (let i = 0; i < 400; i++) {
+      const c = speakerColour(`speaker ${i}`);
+      expect(contrast(c.fg, c.bg)).toBeGreaterThanOrEqual(7);
+      expect(contrast(c.border, c.bg)).toBeGreaterThanOrEqual(3);
+    }
+    const none = speakerColour('');
+    expect(none).toEqual(speakerColour(undefined));
+    expect(contrast(none.fg, none.bg)).toBeGreaterThanOrEqual(7);
+  });
+});
+
+describe('segments as paragraphs', () => {
+  it('a blank line in narration ends a paragraph; lines of one paragraph stay together with their narration', () => {
+    const segs = [
+      seg('CHAPTER I.\nDown the Rabbit-Hole\n\n\nAlice was tired; '),
+      line('"What is the use of a book,"', 'Alice'),
+      seg(' thought Alice\n'),
+      line('"without pictures?"', 'Alice'),
+      seg('\n\nSo she was considering.\n\n'),
+    ];
+    const ps = groupParagraphs(segs);
+    expect(said(ps)).toEqual([
+      'CHAPTER I. Down the Rabbit-Hole',
+      'Alice was tired; "What is the use of a book," thought Alice "without pictures?"',
+      'So she was considering.',
+    ]);
+    expect(ps[1].pieces.map((p) => p.seg.kind)).toEqual(['narration', 'dialogue', 'narration', 'dialogue']);
+    expect(new Set(ps.map((p) => p.key)).size).toBe(ps.length);
+  });
+
+  it('a quotation over two paragraphs is one segment in both, its second piece not a new line start', () => {
+    const q = line('"First part.\n\n"Second part."', 'the Hatter');
+    const ps = groupParagraphs([seg('He said: '), q, seg(' and stopped.')]);
+    expect(said(ps)).toEqual(['He said: "First part.', '"Second part." and stopped.']);
+    expect(ps[0].pieces[1]).toMatchObject({ seg: q, part: 0 });
+    expect(ps[1].pieces[0]).toMatchObject({ seg: q, part: 1 });
+  });
+
+  it('a chapter starts a paragraph; empty and whitespace-only segments draw nothing', () => {
+    const ps = groupParagraphs([seg('End of one.'), seg('   \n  '), seg('Start of two.', { chapter: 1 }), seg('')]);
+    expect(said(ps)).toEqual(['End of one.', 'Start of two.']);
+    expect(ps.map((p) => p.chapter)).toEqual([0, 1]);
+    expect(groupParagraphs([])).toEqual([]);
+  });
+
+  it('Windows line ends break paragraphs too', () => {
+    expect(said(groupParagraphs([seg('One.\r\n\r\nTwo.')]))).toEqual(['One.', 'Two.']);
+  });
+
+  it('pages append without repeating a segment, and a saved line replaces its old state keeping its text', () => {
+    const a = seg('a');
+    const b = line('"b"', 'Alice', { mark: 'disputed', other_answer: 'the Queen' });
+    expect(appendSegments([a, b], [b, seg('c')]).map((s) => s.text)).toEqual(['a', '"b"', 'c']);
+    const next = replaceSegment([a, b], { ...b, text: undefined, speaker: 'the Queen', source: 'hand', mark: '' });
+    expect(next[1]).toMatchObject({ speaker: 'the Queen', source: 'hand', mark: '', text: '"b"' });
+    expect(next[0]).toBe(a);
+  });
+});
+
+describe('the rest of the section', () => {
+  it('reads its hash', () => {
+    expect(parseAudiobookHash('#/audiobook')).toEqual({});
+    expect(parseAudiobookHash('#/audiobook/abcd1234')).toEqual({ book: 'abcd1234' });
+    expect(parseAudiobookHash('#/audiobook/abcd1234/3')).toEqual({ book: 'abcd1234', chapter: 3 });
+    expect(parseAudiobookHash('#/audiobook/abcd1234/x')).toEqual({ book: 'abcd1234' });
+    expect(parseAudiobookHash('#/audiobook/..%2F')).toEqual({});
+    expect(parseAudiobookHash('#/magazine/abcd1234')).toEqual({});
+  });
+
+  const ch = (name: string, lines: number, mentions = 0): Character => ({ id: name.toLowerCase(), name, aliases: [], gender: '', lines, mentions, version: 1 });
+
+  it('offers speakers most lines first and keeps a current speaker the cast lacks', () => {
+    const cast = [ch('Bill', 1), ch('Alice', 40), ch('the Queen', 12, 5), ch('the King', 12, 9)];
+    expect(speakerChoices(cast, 'Alice')).toEqual(['Alice', 'the King', 'the Queen', 'Bill']);
+    expect(speakerChoices(cast, 'Dinah')).toEqual(['Dinah', 'Alice', 'the King', 'the Queen', 'Bill']);
+  });
+
+  it('says how a cast ended', () => {
+    expect(castNote({ status: 'failed', error: 'LLM call failed: 500' })).toEqual({ ok: false, text: 'Casting failed: LLM call failed: 500' });
+    const done = castNote({ status: 'succeeded', result: { mode: 'span', requests: 2, asked_spans: 61, verify_requests: 25, agreed: 900, disputed: 1, kept_hand_set: 1 } });
+    expect(done.ok).toBe(true);
+    expect(done.text).toBe('Cast in span mode: 2 LLM request(s) about 61 line(s) the rules left; verified with 25 request(s): 900 agreed, 1 disputed; 1 speaker(s) set by hand kept.');
+    expect(castNote({ status: 'succeeded', result: { mode: 'classic', requests: 3 } }).text).toBe('Cast in classic mode: 3 LLM request(s).');
+    expect(percent(0.485)).toBe('48.5%');
+  });
+});
