@@ -21,6 +21,8 @@ const (
 	// contextPassages are the first sentences naming a character, kept as
 	// passages even when they state no fact, for the story images.
 	contextPassages = 3
+	// minPassageWords is the shortest sentence kept as a passage.
+	minPassageWords = 6
 )
 
 // Aspect cue words: a clause of a sentence naming the character that holds
@@ -103,7 +105,8 @@ func FromText(text string, sp []spans.Span, found []cast.Character) []Character 
 			if len(c.Passages) >= MaxPassages {
 				break
 			}
-			if names == nil || !names.MatchString(s.text) {
+			// A heading ("Down the Rabbit-Hole") is no passage.
+			if names == nil || wordCount(s.text) < minPassageWords || !names.MatchString(s.text) {
 				continue
 			}
 			facts := factsIn(strings.Join(strings.Fields(told[s.start:s.start+len(s.raw)]), " "), names)

@@ -44,10 +44,8 @@ func BuildPrompts(in Inputs, desc *Description) Prompts {
 // is the scene of a story image (ignored for other kinds).
 func Prompt(kind Kind, in Inputs, desc *Description, passage string) string {
 	in = cleanInputs(in)
-	physical := keptClauses(in.Physical)
+	physical, physWeapons := splitWeapons(keptClauses(in.Physical))
 	costume, weapons := splitWeapons(keptClauses(in.Clothing))
-	physWeapons := []string{}
-	physical, physWeapons = splitWeapons(physical)
 	weapons = append(weapons, physWeapons...)
 	armed := len(weapons) > 0
 
@@ -67,19 +65,17 @@ func Prompt(kind Kind, in Inputs, desc *Description, passage string) string {
 			traits = append(traits, c)
 		}
 	}
-	for _, t := range []struct{ v, suffix string }{{hair, " hair"}, {facial, ""}, {eyes, " eyes"}} {
+	// What the overrides and the description say is kept whole; the text's
+	// own traits and costume clauses are what a short prompt trims.
+	var fixed []string
+	for _, t := range []struct{ v, suffix string }{{hair, " hair"}, {facial, ""}, {eyes, " eyes"}, {in.Skin, " skin"}, {in.Build, " build"}} {
 		if t.v != "" && !strings.EqualFold(t.v, "none") {
-			traits = append(traits, withSuffix(t.v, t.suffix))
+			fixed = append(fixed, withSuffix(t.v, t.suffix))
 		}
 	}
-	if in.Skin != "" {
-		traits = append(traits, withSuffix(in.Skin, " skin"))
-	}
-	if in.Build != "" {
-		traits = append(traits, withSuffix(in.Build, " build"))
-	}
+	var palette []string
 	if in.Palette != "" {
-		costume = append(costume, "costume colours "+in.Palette)
+		palette = []string{"costume colours " + in.Palette}
 	}
 
 	short := kind == KindAvatar || kind == KindTurnaround
@@ -113,11 +109,14 @@ func Prompt(kind Kind, in Inputs, desc *Description, passage string) string {
 	case KindTurnaround:
 		tail = append(tail, "plain white background, same character in every view")
 	}
-	// Clauses are dropped from the end of the traits, never the framing,
-	// the name, the armed costume or the weapon, until the prompt fits.
+	// Clauses are dropped from the end of the text's traits, then of an
+	// unarmed costume, never the framing, the name, the overrides, the armed
+	// costume or the weapon, until the prompt fits.
 	for {
-		parts := append(append(append(append(append([]string{}, head...), subject...), traits...), costume...), weapons...)
-		parts = append(parts, tail...)
+		var parts []string
+		for _, group := range [][]string{head, subject, traits, fixed, costume, palette, weapons, tail} {
+			parts = append(parts, group...)
+		}
 		p := strings.Join(parts, ", ")
 		if wordCount(p) <= limit {
 			return p
