@@ -81,7 +81,9 @@ export default async function ({ browser }) {
   // the speaker the rules gave it at import, or (a line the rules left) one
   // of the first three cast names; asked again (the verify pass) it answers
   // the same, but for the first line asked again, which gets another name.
-  const llm = { speakers: 0, classic: 0, disputed: null, answered: new Map(), rules: null, book: null, bad: [] };
+  // A held stand-in answers nothing until hold.release() (a job seen mid-way).
+  const llm = { speakers: 0, classic: 0, disputed: null, answered: new Map(), rules: null, book: null, bad: [], hold: null };
+  const castBook = (id) => Object.assign(llm, { book: id, rules: null, answered: new Map() });
   const port = await freePort();
   const standIn = createHTTPServer(async (req, res) => {
     let raw = '';
@@ -90,6 +92,7 @@ export default async function ({ browser }) {
     const reply = (content) => res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'caster',
       choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }] }));
     try {
+      await llm.hold?.promise;
       const body = JSON.parse(raw);
       const user = body.messages?.find((m) => m.role === 'user')?.content ?? '';
       const schema = body.response_format?.type === 'json_schema' ? body.response_format.json_schema?.name : '';
@@ -150,7 +153,7 @@ export default async function ({ browser }) {
     await page.getByTestId('ab-title').waitFor({ timeout: 30000 });
     alice = /#\/audiobook\/([a-z0-9]+)/.exec(page.url())?.[1];
     check(alice, `the address names the book: ${page.url()}`);
-    llm.book = alice;
+    castBook(alice);
     const book = await api(`/api/audiobook/books/${alice}`);
     console.log(`     Alice uploaded and split in ${Date.now() - started} ms: ${book.chapters.length} chapters, ${book.counts.segments} segments, ${book.counts.dialogue} lines, ${book.counts.unknown} without a speaker`);
     check(book.chapters.length === 12, `Alice has 12 chapters: ${book.chapters.map((c) => c.title)}`);
@@ -352,6 +355,41 @@ export default async function ({ browser }) {
     const fmt = probe(mp3, '-show_format').format;
     check(fmt.format_name === 'mp3' && Number(fmt.duration) > 1, `chapter II's MP3: ${JSON.stringify(fmt)}`);
     check(readFileSync(mp3).length > 1000, 'the MP3 has audio');
+  });
+
+  await test('audiobook: a long chapter is drawn a page of segments at a time, the next page as its end scrolls into view', async () => {
+    const talk = Array.from({ length: 600 }, (_, i) => `"This is line ${i + 1}," said Mary.`).join('\n\n');
+    const form = new FormData();
+    form.append('file', new Blob([`CHAPTER I. The Long Talk\n\n${talk}\n`], { type: 'text/plain' }), 'long.txt');
+    const res = await fetch(`${base}/api/audiobook/books`, { method: 'POST', body: form });
+    check(res.status === 201, `upload answered ${res.status}`);
+    const long = await res.json();
+    check(long.counts.segments > 1000, `one chapter of ${long.counts.segments} segments`);
+    await page.goto(`${base}/#/audiobook/${long.id}/0`);
+    const drawn = () => page.locator('[data-testid=ab-prose] [data-seg]').evaluateAll((els) => new Set(els.map((e) => e.dataset.seg)).size);
+    await page.getByTestId('ab-prose').getByText('This is line 1,', { exact: false }).waitFor();
+    const firstPage = await drawn();
+    check(firstPage > 0 && firstPage <= 400, `the first page only: ${firstPage} of ${long.counts.segments} segments drawn`);
+    const more = page.getByRole('button', { name: /^Show more/ });
+    check((await more.innerText()).includes(`of ${long.counts.segments} segments`), `the button says how much is shown: ${await more.innerText()}`);
+    await more.scrollIntoViewIfNeeded();
+    await page.waitForFunction((n) => new Set([...document.querySelectorAll('[data-testid=ab-prose] [data-seg]')].map((e) => e.dataset.seg)).size > n, firstPage);
+    check(await page.getByTestId('ab-prose').getByText('This is line 150,', { exact: false }).count() === 1, 'the next page follows in order');
+  });
+
+  await test('audiobook: a cast already running when the book opens shows its progress, then its outcome', async () => {
+    let release;
+    llm.hold = { promise: new Promise((r) => (release = r)) };
+    castBook(alice); // Alice has lines the rules leave, so the job must ask
+    const started = await api('/api/attribute-spans', json('POST', { book_id: alice, mode: 'span' }));
+    check(started.job_id, `a cast job started: ${JSON.stringify(started)}`);
+    await page.goto(`${base}/#/audiobook/${alice}`);
+    await page.getByTestId('ab-cast-progress').waitFor({ timeout: 10000 });
+    check(await page.getByTestId('ab-cast').isDisabled(), 'Cast waits for the running job');
+    release();
+    llm.hold = null;
+    await page.getByTestId('ab-cast-note').filter({ hasText: 'Cast in span mode' }).waitFor({ timeout: 30000 });
+    check((await api(`/api/audiobook/books/${alice}`)).counts.hand === 1, 'the book was cast again, the hand-set line kept');
   });
 
   await context.close();
