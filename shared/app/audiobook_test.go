@@ -460,6 +460,16 @@ func TestAudiobookVoicedOverHTTP(t *testing.T) {
 	if status, _, b := c.do(http.MethodPut, "/api/settings", []byte(`{"llm_url":"`+llm.url+`"}`)); status != http.StatusOK {
 		t.Fatalf("settings: %d %s", status, b)
 	}
+	// A line set by hand before the classic cast keeps its speaker there.
+	first := c.segments(id, "&chapter=0")
+	hand := first[slices.IndexFunc(first, func(sg audiobook.Segment) bool { return sg.Kind == audiobook.KindDialogue })]
+	queen := slices.IndexFunc(book.Cast, func(ch audiobook.Character) bool { return strings.Contains(ch.Name, "Queen") })
+	if queen < 0 {
+		t.Fatalf("no Queen in the cast %+v", book.Cast)
+	}
+	if status, _, b := c.do(http.MethodPut, "/api/audiobook/books/"+id+"/segments/"+hand.ID+"/speaker", []byte(`{"speaker":"`+book.Cast[queen].Name+`"}`), "If-Match", `"1"`); status != http.StatusOK {
+		t.Fatalf("set speaker: %d %s", status, b)
+	}
 	t.Run("classic mode aligns the LLM's segments and reports what it dropped; verify marks its lines", func(t *testing.T) {
 		llm.answers(func(n int) string {
 			prompt := llm.calls()[n-1]
@@ -470,7 +480,7 @@ func TestAudiobookVoicedOverHTTP(t *testing.T) {
 		})
 		v := c.waitJob(c.startJob("/api/attribute-spans", `{"book_id":"`+id+`","mode":"classic","verify":true}`))
 		res := decode[audiobook.CastResult](t, v.Result)
-		if v.Status != jobs.StatusSucceeded || res.Repair == nil || res.RepairTotals.Dropped != 3 || len(res.Repair.Invented) != 0 || res.Requests != 3 || res.VerifyRequests == 0 {
+		if v.Status != jobs.StatusSucceeded || res.Repair == nil || res.RepairTotals.Dropped != 3 || len(res.Repair.Invented) != 0 || res.Requests != 3 || res.VerifyRequests == 0 || res.Kept != 1 {
 			t.Fatalf("classic cast: %+v %s", v, v.Result)
 		}
 		segs := c.segments(id, "")
@@ -479,6 +489,12 @@ func TestAudiobookVoicedOverHTTP(t *testing.T) {
 			text.WriteString(sg.Text)
 			if sg.SpanID != "" || !strings.Contains(sg.ID, "-k") {
 				t.Fatalf("a classic segment %+v", sg)
+			}
+			if sg.Start == hand.Start && sg.End == hand.End {
+				if sg.Speaker != book.Cast[queen].Name || sg.Source != audiobook.SourceHand {
+					t.Fatalf("the hand-set line after a classic cast: %+v", sg)
+				}
+				continue
 			}
 			if sg.Kind == audiobook.KindDialogue && (sg.Source != audiobook.SourceClassic || sg.Mark != "agreed" && sg.Mark != "disputed" || sg.Mark == "disputed" && sg.Other != "Alice") {
 				t.Fatalf("a classic line the verify pass left unmarked: %+v", sg)

@@ -220,6 +220,54 @@ func Align(src string, segs []ClassicSegment) ([]Piece, Repair) {
 	return pieces, rep
 }
 
+// TrimDialogue moves the space around each spoken piece (which Align gives
+// to the piece before the next word) to the narration beside it, so a line
+// covers its words and marks only, as a span does; where no narration is
+// beside it, the space becomes a narration piece of its own. The pieces
+// still cover src exactly, in order.
+func TrimDialogue(src string, pieces []Piece) []Piece {
+	var out []Piece
+	for _, p := range pieces {
+		if p.Narration {
+			if n := len(out); n > 0 && out[n-1].Narration && out[n-1].Segment == -2 {
+				// A space left by the line before joins this narration.
+				p.Start = out[n-1].Start
+				out = out[:n-1]
+			}
+			out = append(out, p)
+			continue
+		}
+		body := src[p.Start:p.End]
+		lead := len(body) - len(strings.TrimLeftFunc(body, unicode.IsSpace))
+		if lead == len(body) {
+			out = append(out, p)
+			continue
+		}
+		trail := len(body) - len(strings.TrimRightFunc(body, unicode.IsSpace))
+		if lead > 0 {
+			if n := len(out); n > 0 && out[n-1].Narration {
+				out[n-1].End += lead
+			} else {
+				out = append(out, Piece{Start: p.Start, End: p.Start + lead, Segment: -2, Narration: true})
+			}
+			p.Start += lead
+		}
+		end := p.End
+		p.End -= trail
+		out = append(out, p)
+		if trail > 0 {
+			// Segment -2 marks a space piece the next narration may absorb.
+			out = append(out, Piece{Start: p.End, End: end, Segment: -2, Narration: true})
+		}
+	}
+	for i := range out {
+		if out[i].Segment == -2 {
+			out[i].Segment = -1
+		}
+	}
+	return out
+}
+
 // betweenQuotations reports a gap that a quotation closes before or opens
 // after: narration between two quotations a segment fused, not a word the
 // LLM skipped inside one.

@@ -160,3 +160,46 @@ func orEmpty(s []string) []string {
 	}
 	return s
 }
+
+func TestTrimDialogue(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		segs []ClassicSegment
+		want []piece
+	}{
+		{
+			name: "the space after a line goes to the narration after it",
+			src:  `"I'm late," said the Rabbit.`,
+			segs: []ClassicSegment{{"Rabbit", `"I'm late,"`}, {"narrator", "said the Rabbit."}},
+			want: []piece{{`"I'm late,"`, "Rabbit", false}, {" said the Rabbit.", "", false}},
+		},
+		{
+			name: "between two lines the space is narration of its own",
+			src:  "\"Oh!\"\n\n\"Ah!\"\n",
+			segs: []ClassicSegment{{"Rabbit", `"Oh!"`}, {"Alice", `"Ah!"`}},
+			want: []piece{{"\"Oh!\"", "Rabbit", false}, {"\n\n", "", false}, {"\"Ah!\"", "Alice", false}, {"\n", "", false}},
+		},
+		{
+			name: "space before the first line is narration",
+			src:  "\n\n\"Hush!\" said the King.",
+			segs: []ClassicSegment{{"King", "Hush!"}, {"narrator", "said the King."}},
+			want: []piece{{"\n\n", "", false}, {"\"Hush!\"", "King", false}, {" said the King.", "", false}},
+		},
+		{
+			name: "narration keeps its own space",
+			src:  "She ran. \"Wait!\"",
+			segs: []ClassicSegment{{"narrator", "She ran."}, {"Alice", "Wait!"}},
+			want: []piece{{"She ran. ", "", false}, {"\"Wait!\"", "Alice", false}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps, _ := Align(tc.src, tc.segs)
+			got := TrimDialogue(tc.src, ps)
+			checkCover(t, tc.src, got)
+			if !reflect.DeepEqual(pieces(tc.src, got), tc.want) {
+				t.Fatalf("pieces\n got %+v\nwant %+v", pieces(tc.src, got), tc.want)
+			}
+		})
+	}
+}

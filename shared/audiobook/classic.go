@@ -112,6 +112,7 @@ func (s *Service) castClassic(ctx context.Context, calls *answers, in castInput)
 				res.UnreadableChunks++
 			}
 			pieces, rep := Align(src, answer)
+			pieces = TrimDialogue(src, pieces)
 			mergeRepair(res.Repair, &res.RepairTotals, rep, c[0])
 			for _, p := range pieces {
 				sg := Segment{ID: classicID(ch.Index, n), Chapter: ch.Index, Start: c[0] + p.Start, End: c[0] + p.End, Kind: KindNarration}
