@@ -254,6 +254,16 @@ func TestCharactersImagesWithAGatewayWithoutEdits(t *testing.T) {
 	if last := eng.log()[len(eng.log())-1]; last != "generations: "+f.Prompts.Turnaround {
 		t.Errorf("last call %q", last)
 	}
+
+	// A story image of a chosen passage: the scene after the framing, the
+	// character as the description has it.
+	c.runJob(formPath+"/images", `{"kind":"story","passage":"`+rabbit.Passages[0].ID+`"}`)
+	f = c.character(set, rabbit.ID).Forms[0]
+	words := strings.Fields(rabbit.Passages[0].Text)
+	if len(f.Story) != 1 || !strings.HasPrefix(f.Story[0].Prompt, "story illustration, "+strings.Join(words[:min(5, len(words))], " ")) ||
+		!strings.Contains(f.Story[0].Prompt, "wild orange hair") || !f.Story[0].FellBack || f.Story[0].Passage != rabbit.Passages[0].Text {
+		t.Errorf("story image %+v", f.Story)
+	}
 }
 
 func TestCharactersFormGoesStaleAfterAnEdit(t *testing.T) {
@@ -435,5 +445,86 @@ func characterPayloads(ctx context.Context, d *platform.Deps, cardSvc *cards.Ser
 			}
 			return job.Payload
 		},
+	}
+}
+
+// TestCharactersExtractedWithAnLLM: with an LLM in Settings (a stand-in on
+// 127.0.0.1 answering chat completions by the schema asked for), the cast
+// is refined and the facts are the LLM's, each citing a passage; the
+// image_prompt it volunteers is never used.
+func TestCharactersExtractedWithAnLLM(t *testing.T) {
+	c := newLocalApp(t)
+	var mu sync.Mutex
+	asked := map[string]int{}
+	llm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Messages []struct {
+				Content string `json:"content"`
+			} `json:"messages"`
+			ResponseFormat struct {
+				JSONSchema struct {
+					Name string `json:"name"`
+				} `json:"json_schema"`
+			} `json:"response_format"`
+		}
+		if json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) != 2 {
+			http.Error(w, "not a chat completion", http.StatusBadRequest)
+			return
+		}
+		name := req.ResponseFormat.JSONSchema.Name
+		mu.Lock()
+		asked[name]++
+		mu.Unlock()
+		switch name {
+		case "cast":
+			writeChatAnswer(w, `{"characters":[],"not_characters":[]}`)
+		case "character_facts":
+			// Facts for the Queen when she is asked about, citing her first passage.
+			user := req.Messages[1].Content
+			if !strings.Contains(user, "Character id the-queen") {
+				writeChatAnswer(w, `{"characters":[]}`)
+				return
+			}
+			writeChatAnswer(w, `{"characters":[{"id":"the-queen","image_prompt":"an epic queen in golden armour",`+
+				`"physical":[{"text":"a stout woman with a round red face","passages":["p1"]}],"clothing":[{"text":"a crimson gown with hearts","passages":["p1"]}],"age":[]}]}`)
+		default:
+			http.Error(w, "unknown schema "+name, http.StatusBadRequest)
+		}
+	}))
+	t.Cleanup(llm.Close)
+	if st, _, b := c.do(http.MethodPut, "/api/settings", []byte(`{"llm_url":"`+llm.URL+`/v1"}`)); st != http.StatusOK {
+		t.Fatalf("settings: %d %s", st, b)
+	}
+	text, err := os.ReadFile("../../../shared/data/books/AlicesAdventuresInWonderland/novel_text.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]string{"title": "Alice", "text": string(text)})
+	st, _, b := c.do(http.MethodPost, "/api/characters", body)
+	started := decode[struct {
+		Set   characters.Set `json:"set"`
+		JobID string         `json:"job_id"`
+	}](t, b)
+	if st != http.StatusAccepted {
+		t.Fatalf("extract: %d %s", st, b)
+	}
+	if v := c.waitJob(started.JobID); v.Status != jobs.StatusSucceeded {
+		t.Fatalf("extract job: %s %s", v.Status, v.Error)
+	}
+	set, chars := c.characterSet(started.Set.ID)
+	if set.Method != "llm" || asked["cast"] != 1 || asked["character_facts"] < 2 {
+		t.Fatalf("method %q, asked %v", set.Method, asked)
+	}
+	i := slices.IndexFunc(chars, func(ch characters.Character) bool { return ch.ID == "the-queen" })
+	if i < 0 {
+		t.Fatal("no Queen")
+	}
+	q := chars[i]
+	f := q.Forms[0]
+	if len(q.Facts.Physical) != 1 || q.Facts.Physical[0].Passages[0] != "p1" || f.Clothing != "a crimson gown with hearts" {
+		t.Fatalf("queen's facts %+v, form %+v", q.Facts, f)
+	}
+	if strings.Contains(f.ImagePrompt, "armour") || !strings.HasPrefix(f.ImagePrompt, "head-and-shoulders portrait, The Queen, a stout woman with a round red face, a crimson gown with hearts") {
+		t.Errorf("the portrait prompt is not the deterministic one: %s", f.ImagePrompt)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lectern/lectern/shared/audiobook/cast"
 	"github.com/lectern/lectern/shared/audiobook/spans"
@@ -273,6 +274,9 @@ func addFact(fs []Fact, f Fact, passage string) []Fact {
 func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n-- // never split a character
 	}
 	s = s[:n]
 	if i := strings.LastIndexByte(s, ' '); i > 0 {
