@@ -143,6 +143,8 @@ func idRules(s *jsonschema.Schema) {
 		"book_id":       {pattern(bookIDPattern)},
 		"segment_id":    {pattern(segmentIDPattern)},
 		"book_revision": {atLeast(1)},
+		"set_id":        {pattern(setIDPattern)},
+		"character_id":  {pattern(characterIDPattern)},
 	} {
 		if _, ok := s.Properties[name]; ok {
 			set(s, name, rules...)

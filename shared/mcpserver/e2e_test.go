@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/png"
 	"io"
 	"log/slog"
 	"net"
@@ -130,6 +132,14 @@ func (e *engineStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		json.NewEncoder(w).Encode(map[string]any{"id": "c1", "object": "chat.completion", "created": 1, "model": "harbour-chat",
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}}})
+	case r.URL.Path == "/v1/images/generations" || r.URL.Path == "/v1/images/edits":
+		img := image.NewRGBA(image.Rect(0, 0, 64, 64))
+		for i := range img.Pix {
+			img.Pix[i] = uint8(i % 251)
+		}
+		var buf bytes.Buffer
+		png.Encode(&buf, img)
+		fmt.Fprintf(w, `{"created":1,"data":[{"b64_json":%q}]}`, base64.StdEncoding.EncodeToString(buf.Bytes()))
 	default:
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, `{"error":{"message":"no such path"}}`)
@@ -142,7 +152,7 @@ func apiPut(t *testing.T, base, path, body string) {
 	apiDo(t, http.MethodPut, base, path, body)
 }
 
-func apiDo(t *testing.T, method, base, path, body string) {
+func apiDo(t *testing.T, method, base, path, body string) []byte {
 	t.Helper()
 	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 	if err != nil {
@@ -155,9 +165,11 @@ func apiDo(t *testing.T, method, base, path, body string) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if b, _ := io.ReadAll(resp.Body); resp.StatusCode/100 != 2 {
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode/100 != 2 {
 		t.Fatalf("%s %s = %d %s", method, path, resp.StatusCode, b)
 	}
+	return b
 }
 
 func jsonOf[T any](t *testing.T, text string) T {
@@ -190,6 +202,12 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 			apiPut(t, base, "/api/settings", `{"engine_api_keys":{"harbour":"`+engine.key+`"}}`)
 			return &mcp.ElicitResult{Action: "accept"}, nil
 		})
+	// The user extracts characters from a text in the web app; with no LLM
+	// set yet, rules read it (in the background while the magazine runs).
+	body, _ := json.Marshal(map[string]string{"text": harbourBook(), "title": "Harbour Tales"})
+	extracted := jsonOf[struct {
+		Set characterSet `json:"set"`
+	}](t, string(apiDo(t, http.MethodPost, base, "/api/characters", string(body))))
 	tools, err := s.cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +333,7 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 			refs = append(refs, regionRef{Page: 2, Region: r.ID})
 		}
 	}
-	body, _ := json.Marshal(map[string]any{"title": "Storm Season Ahead", "regions": refs})
+	body, _ = json.Marshal(map[string]any{"title": "Storm Season Ahead", "regions": refs})
 	apiDo(t, http.MethodPost, base, "/api/magazine/"+id+"/articles", string(body))
 	arts := jsonOf[Page[article]](t, call("lectern_list_articles", map[string]any{"issue_id": id, "response_format": "json"}))
 	if arts.Total == 0 {
@@ -386,6 +404,8 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 		t.Errorf("use as LLM = %+v", llm)
 	}
 	driveAudiobook(t, s, call, base, voices.Voices[0].ID)
+	apiPut(t, base, "/api/engines/pictures", `{"kind":"image","base_url":"`+eng.URL+`/v1","model":"harbour-image"}`)
+	driveCharacters(t, call, base, extracted.Set.ID)
 
 	if strings.Contains(transcript.String(), engine.key) {
 		t.Error("the engine key appeared in a tool argument or answer")
@@ -536,5 +556,40 @@ func driveAudiobook(t *testing.T, s *session, call func(string, map[string]any) 
 	}
 	if len(s.progressFor("lectern_render_book")) == 0 {
 		t.Error("render reported no progress")
+	}
+}
+
+// driveCharacters waits for the extraction, then lists, reads and draws a
+// character through the image engine card on the stand-in.
+func driveCharacters(t *testing.T, call func(string, map[string]any) string, base, setID string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		sets := jsonOf[Page[characterSet]](t, call("lectern_list_character_sets", map[string]any{"response_format": "json"}))
+		if sets.Total != 1 || sets.Items[0].ID != setID {
+			t.Fatalf("character sets = %+v", sets)
+		}
+		if sets.Items[0].Status == "ready" {
+			break
+		}
+		if sets.Items[0].Status == "failed" || time.Now().After(deadline) {
+			t.Fatalf("extraction did not finish: %+v", sets.Items[0])
+		}
+	}
+	chars := jsonOf[characterList](t, call("lectern_list_characters", map[string]any{"set_id": setID, "response_format": "json"}))
+	var alice character
+	for _, c := range chars.Items {
+		if c.Name == "Alice" {
+			alice = c
+		}
+	}
+	if alice.ID == "" || chars.Set.ID != setID {
+		t.Fatalf("characters = %+v", chars)
+	}
+	if text := call("lectern_get_character", map[string]any{"set_id": setID, "character_id": alice.ID}); !strings.Contains(text, "# Alice ("+alice.ID+")") || !strings.Contains(text, "## Form") {
+		t.Errorf("character = %q", text)
+	}
+	img := jsonOf[generated](t, call("lectern_generate_character_image", map[string]any{"set_id": setID, "character_id": alice.ID, "kind": "avatar", "response_format": "json"}))
+	if len(img.Images) != 1 || img.Images[0].Kind != "avatar" || img.Images[0].Card != "pictures" || !strings.HasPrefix(img.Images[0].URL, base+"/") {
+		t.Errorf("avatar = %+v", img)
 	}
 }

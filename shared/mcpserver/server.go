@@ -20,10 +20,11 @@ const ServerName = "lectern_mcp"
 // lands: one constructor per tool, listed in its toolset's function, and a
 // snapshot per tool under testdata/tools.
 const (
-	ToolsetMagazine  = "magazine"
-	ToolsetAudiobook = "audiobook"
-	ToolsetVoices    = "voices"
-	ToolsetEngines   = "engines"
+	ToolsetMagazine   = "magazine"
+	ToolsetAudiobook  = "audiobook"
+	ToolsetCharacters = "characters"
+	ToolsetVoices     = "voices"
+	ToolsetEngines    = "engines"
 )
 
 // toolset is a named group of tools, enabled together.
@@ -33,11 +34,11 @@ type toolset struct {
 }
 
 // toolsets lists each toolset with the constructors of its tools.
-// Characters joins when its feature lands.
 func toolsets() []toolset {
 	return []toolset{
 		{ToolsetMagazine, magazineTools},
 		{ToolsetAudiobook, audiobookTools},
+		{ToolsetCharacters, characterTools},
 		{ToolsetVoices, voiceTools},
 		{ToolsetEngines, engineTools},
 	}
@@ -125,7 +126,7 @@ func New(api *Client, opts Options) (*mcp.Server, error) {
 		return nil, err
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "Lectern", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: "Lectern: magazine issues (ingest, review, articles), audiobooks (import, cast, speakers, render), the shared voice library and engine cards. " +
+		Instructions: "Lectern: magazine issues (ingest, review, articles), audiobooks (import, cast, speakers, render), characters and their images, the shared voice library and engine cards. " +
 			"Tools are named lectern_<verb>_<noun>; list tools answer pages (limit, offset); every tool takes response_format markdown or json.",
 		Logger:            opts.Log,
 		HasTools:          true,
