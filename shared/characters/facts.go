@@ -222,6 +222,12 @@ func factsIn(s string, names *regexp.Regexp) Facts {
 		if c == "" || wordCount(c) > 25 {
 			continue
 		}
+		// "her sharp little chin into Alice's shoulder": a possessive name
+		// owns only what follows it ("the Rabbit's white kid gloves"); what
+		// comes before is someone else's.
+		if loc := names.FindStringIndex(c); loc != nil && possessive(c[loc[1]:]) {
+			c = strings.TrimLeft(c[loc[1]:], "'’s")
+		}
 		for _, ph := range phrases(c, clothingCues) {
 			f.Clothing = append(f.Clothing, Fact{Text: ph})
 		}
@@ -258,10 +264,15 @@ func phrases(c string, cues map[string]bool) []string {
 	return out
 }
 
-// addFact adds a fact with its passage, merging the same text.
+func possessive(after string) bool {
+	return strings.HasPrefix(after, "'s ") || strings.HasPrefix(after, "’s ")
+}
+
+// addFact adds a fact with its passage, merging the same text, or a longer
+// way of saying it ("little white kid gloves" into "white kid gloves").
 func addFact(fs []Fact, f Fact, passage string) []Fact {
 	for i := range fs {
-		if strings.EqualFold(fs[i].Text, f.Text) {
+		if strings.HasSuffix(strings.ToLower(f.Text), strings.ToLower(fs[i].Text)) {
 			fs[i].Passages = append(fs[i].Passages, passage)
 			return fs
 		}

@@ -14,7 +14,8 @@ import (
 func TestFactsFromText(t *testing.T) {
 	text := "Chapter 1\n\nThe Knave of Hearts stood before them, in chains, wearing a crimson tabard with gold hearts. " +
 		"\"You are a thief,\" said the Queen. \"You have green eyes and a long nose,\" said the Knave of Hearts.\n\n" +
-		"The Queen, a stout old woman with a round red face, said nothing.\n\n\"Off with his head!\" said the Queen.\n"
+		"The Queen, a stout old woman with a round red face, said nothing.\n\n\"Off with his head!\" said the Queen.\n\n" +
+		"The Knave of Hearts bowed, and the Queen pressed her sharp little chin into the Knave of Hearts's shoulder.\n"
 	b, err := book.ParseText([]byte(text), "t.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +26,10 @@ func TestFactsFromText(t *testing.T) {
 	byName := map[string]Character{}
 	for _, c := range chars {
 		byName[c.Name] = Finish(c)
+	}
+	// What comes before a possessive name is someone else's.
+	if knave, ok := byName["The Knave of Hearts"]; !ok || slices.Contains(factTexts(knave.Facts.Physical), "sharp little chin") {
+		t.Errorf("the Knave: %+v (found %v)", knave.Facts, ok)
 	}
 	queen, ok := byName["The Queen"]
 	if !ok {

@@ -10,7 +10,7 @@ import (
 const (
 	MaxShortWords   = 60  // avatar and turnaround prompts
 	MaxLongWords    = 120 // concept and story prompts
-	MaxPassageWords = 45  // the passage part of a story prompt
+	MaxPassageWords = 30  // the passage part of a story prompt
 )
 
 // Framing opens every prompt of its kind.
@@ -92,7 +92,11 @@ func Prompt(kind Kind, in Inputs, desc *Description, passage string) string {
 
 	head := []string{framing[kind]}
 	if kind == KindStory && strings.TrimSpace(passage) != "" {
-		head = append(head, firstWords(clean(passage), MaxPassageWords))
+		scene := clean(passage)
+		if wordCount(scene) > MaxPassageWords {
+			scene = firstWords(scene, MaxPassageWords) + "…"
+		}
+		head = append(head, scene)
 	}
 	subject := []string{}
 	if in.Name != "" {
