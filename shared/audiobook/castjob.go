@@ -213,7 +213,7 @@ func (s *Service) save(ctx context.Context, id, mode string, segs []Segment) (Bo
 }
 
 // CastJob is the cast job's handler. It is safe to run again: every LLM
-// answer is kept under the job's id, so a run after a crash asks the LLM
+// answer is kept under the job's run, so a run after a crash asks the LLM
 // only what it had not answered, and the segments are replaced whole.
 func (s *Service) CastJob(ctx context.Context, raw json.RawMessage, progress jobs.Reporter) (json.RawMessage, error) {
 	var p castPayload
