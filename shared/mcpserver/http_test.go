@@ -212,7 +212,7 @@ func TestServersAreKeptPerCredential(t *testing.T) {
 	if sc.get(api.WithToken("b")) == first {
 		t.Error("another token shared the first token's server")
 	}
-	for i := range 2 * maxCachedServers {
+	for i := range maxCachedServers + 2 {
 		sc.get(api.WithToken(fmt.Sprint("token-", i)))
 	}
 	if n := len(sc.byKey); n > maxCachedServers {
