@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   appendSegments, castModeFrom, castNote, colourIndex, contrast, groupParagraphs, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
-  replaceSegment, saveCastMode, speakerChoices, speakerColour, SPAN_MODE_KEY, type Character, type Segment,
+  replaceSegment, saveCastMode, segmentPosition, speakerChoices, speakerColour, SPAN_MODE_KEY, type Character, type Segment,
 } from '../src/lib/audiobook';
 
 function memory(): Storage {
@@ -117,6 +117,13 @@ describe('segments as paragraphs', () => {
 });
 
 describe('the rest of the section', () => {
+  it('finds the place of a line in its chapter from its id (span and classic ids)', () => {
+    expect(segmentPosition('c03-s0042')).toBe(42);
+    expect(segmentPosition('c11-k012345')).toBe(12345);
+    expect(segmentPosition('c03-x0042')).toBeNull();
+    expect(segmentPosition('../c03-s0042')).toBeNull();
+  });
+
   it('reads its hash', () => {
     expect(parseAudiobookHash('#/audiobook')).toEqual({});
     expect(parseAudiobookHash('#/audiobook/abcd1234')).toEqual({ book: 'abcd1234' });

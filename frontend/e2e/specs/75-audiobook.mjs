@@ -222,8 +222,22 @@ export default async function ({ browser }) {
     await page.screenshot({ path: join(artifacts, 'audiobook-disputed.png') });
   });
 
+  await test('audiobook: a disputed line shown in context: its chapter opens at the line, selected, with its review', async () => {
+    await page.getByTestId('ab-disputed-list').getByTestId('ab-in-context').click();
+    const inProse = page.locator(`[data-testid=ab-prose] .line[data-seg="${llm.disputed.span}"]`);
+    await inProse.and(page.locator('[aria-pressed=true]')).waitFor();
+    check((await page.getByTestId('ab-disputed-filter').getAttribute('aria-pressed')) === 'false', 'the filter is off in context');
+    check(await inProse.evaluate((el) => el === document.activeElement), 'the line has the focus');
+    check(await inProse.isVisible() && (await inProse.boundingBox()).y < 1000, 'the line is scrolled into view');
+    await page.getByTestId('ab-line-editor').getByTestId('ab-line-other').filter({ hasText: llm.disputed.other }).waitFor();
+    await page.locator(`[data-testid=ab-disputed-mark][data-seg="${llm.disputed.span}"]`).filter({ hasText: llm.disputed.other }).waitFor();
+    await page.screenshot({ path: join(artifacts, 'audiobook-in-context.png') });
+    await page.getByTestId('ab-disputed-filter').click();
+  });
+
   await test('audiobook: reassign the disputed line by hand (keyboard), kept after a reload and shown in its chapter', async () => {
     const line = page.getByTestId('ab-disputed-list').locator('.line').first();
+    await line.waitFor();
     await line.focus();
     await page.keyboard.press('Enter');
     check((await line.getAttribute('aria-pressed')) === 'true', 'the opened line is pressed');
@@ -245,6 +259,7 @@ export default async function ({ browser }) {
     const seg = (await allSegments(alice)).find((s) => s.id === chosen.span);
     check(seg.speaker === speaker && seg.source === 'hand' && !seg.mark, `stored by hand: ${JSON.stringify(seg)}`);
     // In its chapter the line is drawn in the new speaker's colour, labelled, with no dispute.
+    await page.getByTestId('ab-disputed-filter').click();
     await page.goto(`${base}/#/audiobook/${alice}/${chosen.chapter}`);
     const shown = page.locator(`[data-testid=ab-prose] .line[data-seg="${chosen.span}"]`);
     await shown.waitFor();

@@ -204,6 +204,12 @@ export function appendSegments(shown: readonly Segment[], page: readonly Segment
 /** The segments with one replaced by its new state (a speaker set by hand). */
 export const replaceSegment = (segs: readonly Segment[], next: Segment) => segs.map((s) => (s.id === next.id ? { ...s, ...next, text: next.text ?? s.text } : s));
 
+/** A segment's place in its chapter, from its id (c03-s0042 is the chapter's segment 42); null for another id. */
+export function segmentPosition(id: string): number | null {
+  const m = /^c\d{2,4}-[sk](\d{4,6})$/.exec(id);
+  return m ? Number(m[1]) : null;
+}
+
 /** The section's place, from the hash: #/audiobook, #/audiobook/<book>, #/audiobook/<book>/<chapter index>. */
 export function parseAudiobookHash(hash: string): { book?: string; chapter?: number } {
   const parts = hash.replace(/^#\/?/, '').split(/[/?]/);
