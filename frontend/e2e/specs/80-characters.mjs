@@ -6,7 +6,8 @@
 // edited, and the fingerprint the browser computes changes, matches the
 // server's, and the form shows stale; a new avatar clears it; the review
 // passes the portrait and the vision stand-in's description rebuilds the
-// turnaround prompt.
+// turnaround prompt; a pair (its concept image recovered from the 405)
+// survives a reload.
 import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { artifacts, check, createHTTPServer, freePort, getJSON, startServer, cleanups, test } from '../harness.mjs';
@@ -168,6 +169,20 @@ export default async function ({ browser }) {
     const f = await form();
     check(f.review.checks.find((c) => c.name === 'avatar').ok, 'avatar check');
     check(f.prompts.turnaround !== before && f.prompts.turnaround.includes('wild orange hair'), `turnaround ${f.prompts.turnaround}`);
+  });
+
+  await test('characters: the base form\'s pair survives a reload', async () => {
+    await runJob('generate-pair');
+    const f = await form();
+    check(f.avatar && f.concept && f.concept.pair === f.avatar.id && !f.pair_broken, `pair ${JSON.stringify([f.avatar?.id, f.concept?.pair])}`);
+    check(f.concept.fell_back && f.concept.note.includes('405'), `the concept's 405 is not noted: ${f.concept.note}`);
+    await page.reload();
+    await page.locator(`[data-character="${rabbit.id}"]`).click();
+    await page.getByTestId('image-concept').getByTestId('image-note').getByText('405').waitFor();
+    for (const kind of ['avatar', 'concept']) {
+      await page.waitForFunction((k) => document.querySelector(`[data-testid="image-${k}"] img`)?.naturalWidth === 96, kind);
+    }
+    check((await page.getByTestId('pair-broken').count()) === 0 && (await page.getByTestId('stale-badge').count()) === 0, 'the pair is whole and fresh after a reload');
     await page.screenshot({ path: join(artifacts, 'characters.png'), fullPage: true });
     check(errors.length === 0, `page errors: ${errors}`);
   });
