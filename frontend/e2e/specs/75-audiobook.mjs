@@ -372,6 +372,20 @@ export default async function ({ browser }) {
     check(readFileSync(mp3).length > 1000, 'the MP3 has audio');
   });
 
+  await test('audiobook: a Latin-1 TXT reads as written, and markup in a book is shown as text, never run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lectern-e2e-latin1-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'cafe.txt');
+    writeFileSync(file, Buffer.from('CHAPTER I. Le Café\n\nRené ordered a crème brûlée at the café.\n\n"<b>Très</b> bien<img src=x onerror=alert(1)>," said René.\n', 'latin1'));
+    await page.goto(`${base}/#/audiobook`);
+    await page.getByTestId('ab-file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const prose = page.getByTestId('ab-prose');
+    await prose.getByText('René ordered a crème brûlée at the café.').waitFor({ timeout: 20000 });
+    await prose.getByText('"<b>Très</b> bien<img src=x onerror=alert(1)>,"').waitFor();
+    check((await prose.locator('b, img').count()) === 0, 'no element was made from the book');
+  });
+
   await test('audiobook: a long chapter is drawn a page of segments at a time, the next page as its end scrolls into view', async () => {
     const talk = Array.from({ length: 600 }, (_, i) => `"This is line ${i + 1}," said Mary.`).join('\n\n');
     const form = new FormData();
