@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, startServer, test } from '../harness.mjs';
 
@@ -36,6 +37,58 @@ The letter came at last, sealed with green wax and smelling faintly of the sea.
 
 "Then read it aloud," said the Captain, and he sat down by the fire.
 `;
+
+/** A zip of files, every one stored (no compression), in the given order: an EPUB with its mimetype first. */
+function storedZip(files) {
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const [name, text] of files) {
+    const n = Buffer.from(name);
+    const data = Buffer.from(text);
+    const head = Buffer.alloc(30);
+    head.writeUInt32LE(0x04034b50, 0);
+    head.writeUInt16LE(20, 4);
+    head.writeUInt32LE(crc32(data), 14);
+    head.writeUInt32LE(data.length, 18);
+    head.writeUInt32LE(data.length, 22);
+    head.writeUInt16LE(n.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    head.copy(central, 16, 14, 26); // crc and sizes
+    central.writeUInt16LE(n.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(head, n, data);
+    centrals.push(central, n);
+    offset += 30 + n.length + data.length;
+  }
+  const dir = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
+}
+
+/** A two-chapter EPUB 3 with a nav document and curly quotation marks. */
+function smallEPUB() {
+  const page = (title, body) => `<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+  return storedZip([
+    ['mimetype', 'application/epub+zip'],
+    ['META-INF/container.xml', '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>'],
+    ['OEBPS/content.opf', `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">lighthouse</dc:identifier><dc:title>The Lighthouse Keeper</dc:title><dc:creator>Ann Writer</dc:creator></metadata>
+<manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="c2.xhtml" media-type="application/xhtml+xml"/></manifest>
+<spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>`],
+    ['OEBPS/nav.xhtml', '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol><li><a href="c1.xhtml">The Lamp</a></li><li><a href="c2.xhtml">The Storm</a></li></ol></nav></body></html>'],
+    ['OEBPS/c1.xhtml', page('The Lamp', '<p>Tom climbed the stairs at dusk.</p><p>“The lamp is lit,” said Tom.</p>')],
+    ['OEBPS/c2.xhtml', page('The Storm', '<p>The wind rose in the night.</p><p>“Hold fast,” said Tom.</p>')],
+  ]);
+}
 
 const json = (method, body, headers = {}) => ({ method, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
@@ -384,6 +437,21 @@ export default async function ({ browser }) {
     await prose.getByText('René ordered a crème brûlée at the café.').waitFor({ timeout: 20000 });
     await prose.getByText('"<b>Très</b> bien<img src=x onerror=alert(1)>,"').waitFor();
     check((await prose.locator('b, img').count()) === 0, 'no element was made from the book');
+  });
+
+  await test('audiobook: an EPUB uploads with its title, author and chapters from its table of contents, its dialogue coloured', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lectern-e2e-epub-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'lighthouse.epub');
+    writeFileSync(file, smallEPUB());
+    await page.goto(`${base}/#/audiobook`);
+    await page.getByTestId('ab-file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByTestId('ab-title').filter({ hasText: 'The Lighthouse Keeper' }).waitFor({ timeout: 20000 });
+    await page.getByText('by Ann Writer').waitFor();
+    check((await page.getByTestId('ab-counts').innerText()).startsWith('EPUB · 2 chapter(s)'), `an EPUB of two chapters: ${await page.getByTestId('ab-counts').innerText()}`);
+    check(JSON.stringify(await page.getByTestId('ab-chapter').locator('option').allInnerTexts()) === JSON.stringify(['1. The Lamp', '2. The Storm']), 'the chapters are the table of contents');
+    await page.locator('[data-testid=ab-prose] .line[data-speaker="Tom"]').filter({ hasText: '“The lamp is lit,”' }).waitFor();
   });
 
   await test('audiobook: a long chapter is drawn a page of segments at a time, the next page as its end scrolls into view', async () => {
