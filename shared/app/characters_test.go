@@ -379,6 +379,32 @@ func TestCharactersRefusals(t *testing.T) {
 			t.Errorf("%s %s %s = %d %s, want %d", tc.method, tc.path, tc.body, st, b, tc.want)
 		}
 	}
+
+	// Without an image card the image job fails saying what to add.
+	st, _, b := c.do(http.MethodPost, "/api/characters", []byte(`{"title":"Knave","text":"The Knave of Hearts, in a crimson tabard, stood in chains. \"I did not,\" said the Knave of Hearts. \"You did,\" said the Queen."}`))
+	started := decode[struct {
+		Set   characters.Set `json:"set"`
+		JobID string         `json:"job_id"`
+	}](t, b)
+	if st != http.StatusAccepted || c.waitJob(started.JobID).Status != jobs.StatusSucceeded {
+		t.Fatalf("extract: %d %s", st, b)
+	}
+	_, chars := c.characterSet(started.Set.ID)
+	if len(chars) == 0 {
+		t.Fatal("no characters")
+	}
+	v := c.waitJob(c.startJob("/api/characters/"+started.Set.ID+"/"+chars[0].ID+"/forms/base/images", `{"kind":"avatar"}`))
+	if v.Status != jobs.StatusFailed || !strings.Contains(v.Error, "engine card of kind image") {
+		t.Errorf("avatar without an image card: %s %q", v.Status, v.Error)
+	}
+	// A card of another kind is refused by name.
+	if st, _, b := c.do(http.MethodPut, "/api/engines/speaker", []byte(`{"kind":"tts","base_url":"http://127.0.0.1:9/v1"}`)); st != http.StatusOK && st != http.StatusCreated {
+		t.Fatalf("tts card: %d %s", st, b)
+	}
+	v = c.waitJob(c.startJob("/api/characters/"+started.Set.ID+"/"+chars[0].ID+"/forms/base/images", `{"kind":"avatar","card":"speaker"}`))
+	if v.Status != jobs.StatusFailed || !strings.Contains(v.Error, `"speaker" is a tts card, not image`) {
+		t.Errorf("avatar with a tts card: %s %q", v.Status, v.Error)
+	}
 }
 
 // quietReporter drops progress, for running a job handler directly.
