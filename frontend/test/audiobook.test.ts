@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  appendSegments, castModeFrom, castNote, colourIndex, contrast, groupParagraphs, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
+  appendSegments, castModeFrom, MAX_UPLOAD_BYTES, uploadProblem, castNote, colourIndex, contrast, groupParagraphs, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
   replaceSegment, saveCastMode, segmentPosition, speakerChoices, speakerColour, SPAN_MODE_KEY, type Character, type Segment,
 } from '../src/lib/audiobook';
 
@@ -122,6 +122,14 @@ describe('the rest of the section', () => {
     expect(segmentPosition('c11-k012345')).toBe(12345);
     expect(segmentPosition('c03-x0042')).toBeNull();
     expect(segmentPosition('../c03-s0042')).toBeNull();
+  });
+
+  it('refuses an empty, too large or unknown file before sending it', () => {
+    expect(uploadProblem({ name: 'alice.txt', size: 144277 })).toBe('');
+    expect(uploadProblem({ name: 'Book.EPUB', size: MAX_UPLOAD_BYTES })).toBe('');
+    expect(uploadProblem({ name: 'empty.txt', size: 0 })).toBe('empty.txt is empty.');
+    expect(uploadProblem({ name: 'war.txt', size: MAX_UPLOAD_BYTES + 1 })).toBe('war.txt is larger than 4 MiB, the most a book may have.');
+    expect(uploadProblem({ name: 'scan.pdf', size: 10 })).toBe('scan.pdf is not a .txt or .epub file.');
   });
 
   it('reads its hash', () => {

@@ -431,6 +431,10 @@ export default async function ({ browser }) {
     const file = join(dir, 'cafe.txt');
     writeFileSync(file, Buffer.from('CHAPTER I. Le Café\n\nRené ordered a crème brûlée at the café.\n\n"<b>Très</b> bien<img src=x onerror=alert(1)>," said René.\n', 'latin1'));
     await page.goto(`${base}/#/audiobook`);
+    // A file that is not a book is refused before it is sent.
+    await page.getByTestId('ab-file').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    await page.getByTestId('ab-upload-problem').filter({ hasText: 'not a .txt or .epub' }).waitFor();
+    check(await page.getByRole('button', { name: 'Upload' }).isDisabled(), 'Upload waits for a book');
     await page.getByTestId('ab-file').setInputFiles(file);
     await page.getByRole('button', { name: 'Upload' }).click();
     const prose = page.getByTestId('ab-prose');

@@ -56,7 +56,8 @@ export const audiobookApi = {
   },
   /** Starts the cast job (the LLM from Settings): 202 with the job to follow. */
   cast: (book: string, mode: CastMode, verify: boolean) => call('post', '/api/attribute-spans', {}, { book_id: book, mode, verify }),
-  startRender: (book: string) => call('post', `${bookPath}/render`, { book }, {}),
+  /** Starts the render at a speed (1 is normal). */
+  startRender: (book: string, speed = 1) => call('post', `${bookPath}/render`, { book }, speed === 1 ? {} : { speed }),
   /** The book's last render, or null when it was never rendered. */
   async render(book: string): Promise<RenderView | null> {
     try {
@@ -68,6 +69,17 @@ export const audiobookApi = {
   },
   voice: (id: string) => call('get', '/api/voices/{id}', { id }),
 };
+
+/** The largest upload the server takes (audiobook.MaxUploadBytes). */
+export const MAX_UPLOAD_BYTES = 4 << 20;
+
+/** Why a file cannot be uploaded, before sending it ("" when it can). */
+export function uploadProblem(f: Pick<File, 'name' | 'size'>): string {
+  if (f.size === 0) return `${f.name} is empty.`;
+  if (f.size > MAX_UPLOAD_BYTES) return `${f.name} is larger than 4 MiB, the most a book may have.`;
+  if (!/\.(txt|epub)$/i.test(f.name)) return `${f.name} is not a .txt or .epub file.`;
+  return '';
+}
 
 /** Segments a page asks for (the server allows 1–500). */
 export const SEGMENT_PAGE = 400;
