@@ -285,6 +285,10 @@ export default async function ({ browser }) {
     await page.getByTestId('ab-line-editor').getByTestId('ab-line-other').filter({ hasText: llm.disputed.other }).waitFor();
     await page.locator(`[data-testid=ab-disputed-mark][data-seg="${llm.disputed.span}"]`).filter({ hasText: llm.disputed.other }).waitFor();
     await page.screenshot({ path: join(artifacts, 'audiobook-in-context.png') });
+    // Escape closes the review and gives the focus back to the line.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('ab-line-editor').waitFor({ state: 'detached' });
+    check(await inProse.evaluate((el) => el === document.activeElement && el.getAttribute('aria-pressed') === 'false'), 'the line has the focus again, no longer pressed');
     await page.getByTestId('ab-disputed-filter').click();
   });
 
