@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lectern/lectern/shared/audiobook/book"
 	"github.com/lectern/lectern/shared/audiobook/cast"
@@ -79,11 +80,7 @@ func (s *Service) StartCast(ctx context.Context, req CastRequest) (jobs.Job, err
 	if req.Mode != ModeSpan && req.Mode != ModeClassic {
 		return jobs.Job{}, fmt.Errorf("%w: mode %q is not span or classic", ErrInvalid, req.Mode)
 	}
-	b, err := s.loadBook(ctx, req.BookID)
-	if err != nil {
-		return jobs.Job{}, err
-	}
-	if err := s.idle(ctx, b.CastJob, "cast"); err != nil {
+	if _, err := s.loadBook(ctx, req.BookID); err != nil {
 		return jobs.Job{}, err
 	}
 	if _, err := s.llm(ctx); err != nil {
@@ -93,15 +90,76 @@ func (s *Service) StartCast(ctx context.Context, req CastRequest) (jobs.Job, err
 	if err != nil {
 		return jobs.Job{}, err
 	}
-	job, err := s.queue.Enqueue(ctx, CastJobKind, payload)
+	return s.startJob(ctx, req.BookID, castStart(), CastJobKind, payload, nil)
+}
+
+// A job kind's start on a book: what claim checks and records.
+type jobStart struct {
+	what    string
+	job     func(*Book) *string
+	claimed func(*Book) *time.Time
+}
+
+func castStart() jobStart {
+	return jobStart{"cast", func(b *Book) *string { return &b.CastJob }, func(b *Book) *time.Time { return &b.CastClaimed }}
+}
+
+func renderStart() jobStart {
+	return jobStart{"render", func(b *Book) *string { return &b.RenderJob }, func(b *Book) *time.Time { return &b.RenderClaimed }}
+}
+
+// claimTTL is how long a start's claim holds a book without its job being
+// recorded: a process that died between the two leaves the book free again.
+const claimTTL = time.Minute
+
+// startJob starts a job of kind on a book, at most one at a time: claim
+// marks the book with a write conditional on the META version the idle
+// check read, so of two simultaneous starts one wins and the other sees
+// its claim (ErrConflict, 409); then the job is enqueued and recorded.
+// prepare (may be nil) changes the book in the claiming write.
+func (s *Service) startJob(ctx context.Context, id string, st jobStart, kind string, payload json.RawMessage, prepare func(*Book)) (jobs.Job, error) {
+	if err := s.claim(ctx, id, st, prepare); err != nil {
+		return jobs.Job{}, err
+	}
+	job, err := s.queue.Enqueue(ctx, kind, payload)
 	if err != nil {
+		_, _ = s.updateBook(context.WithoutCancel(ctx), id, func(b *Book) error {
+			*st.claimed(b) = time.Time{}
+			return nil
+		})
 		return job, err
 	}
-	_, err = s.updateBook(ctx, b.ID, func(b *Book) error {
-		b.CastJob = job.ID
+	_, err = s.updateBook(ctx, id, func(b *Book) error {
+		*st.job(b), *st.claimed(b) = job.ID, time.Time{}
 		return nil
 	})
 	return job, err
+}
+
+func (s *Service) claim(ctx context.Context, id string, st jobStart, prepare func(*Book)) error {
+	for try := 0; try < 8; try++ {
+		b, err := s.loadBook(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := s.idle(ctx, *st.job(&b), st.what); err != nil {
+			return err
+		}
+		now := s.clock()
+		if at := *st.claimed(&b); !at.IsZero() && now.Sub(at) < claimTTL {
+			return fmt.Errorf("%w: a %s of book %s is being started", ErrConflict, st.what, id)
+		}
+		*st.claimed(&b) = now.UTC()
+		if prepare != nil {
+			prepare(&b)
+		}
+		// Conditional on the version read: a start that claimed meanwhile
+		// makes this one read again and find its claim.
+		if _, err = s.putBook(ctx, b); !errors.Is(err, ErrConflict) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: book %s keeps changing", ErrConflict, id)
 }
 
 // idle refuses to start a job while the book's last one of its kind runs.

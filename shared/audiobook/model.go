@@ -73,6 +73,11 @@ type Book struct {
 	// RenderRun names the last render's outputs (its job's handler does
 	// not know its job's id).
 	RenderRun string `json:"-"`
+	// CastClaimed and RenderClaimed are set by the conditional write that
+	// starts a job, until its id is recorded: a second start sees them and
+	// is refused (see claim).
+	CastClaimed   time.Time `json:"-"`
+	RenderClaimed time.Time `json:"-"`
 	// version is the META item's: every write bumps it (a job started,
 	// a voice set), while Revision moves only with the segments.
 	version int64

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/store"
@@ -32,6 +33,9 @@ type bookRecord struct {
 	Book
 	Text string `json:"text_key"`
 	Run  string `json:"render_run,omitempty"`
+	// Claimed are Book's CastClaimed and RenderClaimed.
+	CastClaimed   time.Time `json:"cast_claimed,omitzero"`
+	RenderClaimed time.Time `json:"render_claimed,omitzero"`
 }
 
 // Summary is a book in the listing.
@@ -55,12 +59,13 @@ func (s *Service) loadBook(ctx context.Context, id string) (Book, error) {
 		return Book{}, fmt.Errorf("book %s: %w", id, err)
 	}
 	r.Book.TextKey, r.Book.RenderRun, r.Book.version = r.Text, r.Run, it.Version
+	r.Book.CastClaimed, r.Book.RenderClaimed = r.CastClaimed, r.RenderClaimed
 	return r.Book, nil
 }
 
 // bookItem is b as the META item of its next revision.
 func bookItem(b Book) (store.Item, error) {
-	data, err := json.Marshal(bookRecord{Book: b, Text: b.TextKey, Run: b.RenderRun})
+	data, err := json.Marshal(bookRecord{Book: b, Text: b.TextKey, Run: b.RenderRun, CastClaimed: b.CastClaimed, RenderClaimed: b.RenderClaimed})
 	return store.Item{PK: bookPK(b.ID), SK: metaSK, Version: b.version, Data: data}, err
 }
 

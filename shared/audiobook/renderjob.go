@@ -90,7 +90,7 @@ func (s *Service) StartRender(ctx context.Context, id string, req RenderRequest)
 		return jobs.Job{}, fmt.Errorf("%w: book %s has no narrator voice: set one first", ErrInvalid, id)
 	}
 	if err := s.idle(ctx, b.RenderJob, "render"); err != nil {
-		return jobs.Job{}, err
+		return jobs.Job{}, err // before the voices are checked; startJob checks again
 	}
 	chars, err := s.loadCast(ctx, id)
 	if err != nil {
@@ -124,21 +124,7 @@ func (s *Service) StartRender(ctx context.Context, id string, req RenderRequest)
 	}
 	// The run is the book's before the job can start, so the job's outputs
 	// are the ones the book shows.
-	if _, err := s.updateBook(ctx, id, func(b *Book) error {
-		b.RenderRun = p.Run
-		return nil
-	}); err != nil {
-		return jobs.Job{}, err
-	}
-	job, err := s.queue.Enqueue(ctx, RenderJobKind, raw)
-	if err != nil {
-		return job, err
-	}
-	_, err = s.updateBook(ctx, id, func(b *Book) error {
-		b.RenderJob = job.ID
-		return nil
-	})
-	return job, err
+	return s.startJob(ctx, id, renderStart(), RenderJobKind, raw, func(b *Book) { b.RenderRun = p.Run })
 }
 
 // speechChapter is a chapter as the speech renderer's payload takes it.
