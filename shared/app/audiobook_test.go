@@ -248,8 +248,8 @@ func TestAudiobookOverHTTP(t *testing.T) {
 		if res.AskedSpans != asked || res.Requests > maxRequests || res.PromptTokens > 150*res.AskedSpans || res.Repair != nil {
 			t.Fatalf("attribution asked %d spans in %d requests (%d tokens), want %d spans in at most %d; repair %+v", res.AskedSpans, res.Requests, res.PromptTokens, asked, maxRequests, res.Repair)
 		}
-		if got := len(llm.calls()); got != res.Requests+res.VerifyRequests {
-			t.Fatalf("the LLM got %d calls, the job counts %d", got, res.Requests+res.VerifyRequests)
+		if got := len(llm.calls()); res.Refine == nil || got != res.Refine.Requests+res.Requests+res.VerifyRequests {
+			t.Fatalf("the LLM got %d calls, the job counts %d (refine %+v)", got, res.Requests+res.VerifyRequests, res.Refine)
 		}
 		after := c.segments(id, "")
 		for _, sg := range after {

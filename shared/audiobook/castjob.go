@@ -54,6 +54,8 @@ type CastResult struct {
 	// Kept counts hand-set speakers the cast kept.
 	Kept   int    `json:"kept_hand_set"`
 	Counts Counts `json:"counts"`
+	// Refine is what the LLM changed in the cast before attribution.
+	Refine *RefineReport `json:"refine,omitempty"`
 	// Repair is classic mode's auto-repair report (the first 100 of each
 	// list); absent in span mode, where auto-repair never runs.
 	Repair       *Repair      `json:"repair,omitempty"`
@@ -270,9 +272,11 @@ func (s *Service) save(ctx context.Context, id, mode string, segs []Segment) (Bo
 	return Book{}, 0, err
 }
 
-// CastJob is the cast job's handler. It is safe to run again: every LLM
-// answer is kept under the job's run, so a run after a crash asks the LLM
-// only what it had not answered, and the segments are replaced whole.
+// CastJob is the cast job's handler: Refine, then attribution in the mode
+// asked, then verify. It is safe to run again: every LLM answer (and the
+// refined cast) is kept under the job's run, so a run after a crash asks
+// the LLM only what it had not answered, and the segments are replaced
+// whole.
 func (s *Service) CastJob(ctx context.Context, raw json.RawMessage, progress jobs.Reporter) (json.RawMessage, error) {
 	var p castPayload
 	if err := json.Unmarshal(raw, &p); err != nil {
@@ -293,13 +297,21 @@ func (s *Service) CastJob(ctx context.Context, raw json.RawMessage, progress job
 		return nil, fmt.Errorf("%w: payload without a run id", ErrInvalid)
 	}
 	calls := &answers{llm: llm, blobs: s.blobs, prefix: "audiobook/" + in.book.ID + "/llm/" + p.Run + "/", progress: progress}
+	// Refine first: attribution then names the refined cast. The guess of
+	// the requests to come keeps the progress from jumping.
+	calls.expect = 1 + len(in.spans)/cast.MaxWindow
+	refined, err := s.refine(ctx, calls, &in)
+	if err != nil {
+		return nil, jobs.Transient(fmt.Errorf("refine the cast of %s: %w", in.book.ID, err))
+	}
 	var res CastResult
 	var segs []Segment
 	if p.Mode == ModeClassic {
-		calls.expect = classicRequests(in)
+		n := classicRequests(in)
 		if p.Verify {
-			calls.expect *= 2
+			n *= 2
 		}
+		calls.expect = calls.done + n
 		segs, res, err = s.castClassic(ctx, calls, in)
 	} else {
 		segs, res, err = s.castSpans(ctx, calls, in, p.Verify)
@@ -317,7 +329,7 @@ func (s *Service) CastJob(ctx context.Context, raw json.RawMessage, progress job
 	if err != nil {
 		return nil, jobs.Transient(err)
 	}
-	res.Mode, res.Kept, res.Counts = p.Mode, kept, b.Counts
+	res.Mode, res.Kept, res.Counts, res.Refine = p.Mode, kept, b.Counts, &refined
 	res.Agreed, res.Disputed = b.Counts.Agreed, b.Counts.Disputed
 	// The answers kept for a re-run are not needed once the cast is saved.
 	_, _ = s.blobs.DeletePrefix(context.WithoutCancel(ctx), calls.prefix)
@@ -352,7 +364,7 @@ func (s *Service) castSpans(ctx context.Context, calls *answers, in castInput, v
 			asked++
 		}
 	}
-	calls.expect = (asked + cast.MaxWindow - 1) / cast.MaxWindow
+	calls.expect = calls.done + (asked+cast.MaxWindow-1)/cast.MaxWindow
 	if verify {
 		calls.expect += 1 + (len(fixed)+cast.MaxWindow-1)/cast.MaxWindow
 	}
@@ -420,12 +432,8 @@ type answers struct {
 func (a *answers) ChatSchema(ctx context.Context, system, user, schemaName string, schema map[string]any) (string, error) {
 	sum := sha256.Sum256([]byte(system + "\x00" + user + "\x00" + schemaName))
 	key := a.prefix + hex.EncodeToString(sum[:16]) + ".json"
-	if rc, _, err := a.blobs.Get(ctx, key); err == nil {
-		kept, rerr := io.ReadAll(io.LimitReader(rc, 4<<20))
-		rc.Close()
-		if rerr == nil && len(kept) > 0 {
-			return string(kept), a.step(ctx)
-		}
+	if kept, ok := readKept(ctx, a.blobs, key); ok {
+		return string(kept), a.step(ctx)
 	}
 	a.asked++
 	out, err := a.llm.ChatSchema(ctx, system, user, schemaName, schema)
@@ -436,6 +444,17 @@ func (a *answers) ChatSchema(ctx context.Context, system, user, schemaName strin
 		return "", fmt.Errorf("keep an LLM answer: %w", err)
 	}
 	return out, a.step(ctx)
+}
+
+// readKept reads an answer a run kept; false when there is none to read.
+func readKept(ctx context.Context, blobs blob.Store, key string) ([]byte, bool) {
+	rc, _, err := blobs.Get(ctx, key)
+	if err != nil {
+		return nil, false
+	}
+	defer rc.Close()
+	kept, err := io.ReadAll(io.LimitReader(rc, 4<<20))
+	return kept, err == nil && len(kept) > 0
 }
 
 func (a *answers) step(ctx context.Context) error {

@@ -150,6 +150,7 @@ export default async function ({ browser }) {
       const user = body.messages?.find((m) => m.role === 'user')?.content ?? '';
       const schema = body.response_format?.type === 'json_schema' ? body.response_format.json_schema?.name : '';
       const names = castNames(user);
+      if (schema === 'cast') return reply({ characters: [], not_characters: [] }); // Refine: the rules' cast stands
       if (schema === 'segments') {
         llm.classic++;
         return reply(classicAnswer(user, names));

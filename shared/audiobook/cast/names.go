@@ -175,3 +175,8 @@ func displayName(text string) string {
 	}
 	return text
 }
+
+// NameKey is the form two names of one character share when they differ
+// only in case, dots or a leading article ("The Rabbit", "rabbit"), as
+// Refine and Extract compare them.
+func NameKey(name string) string { return normKey(name) }
