@@ -16,8 +16,9 @@ SCHEMATHESIS_VERSION := 4.32.5
 # detection and Simplified Chinese models), espeak-ng and
 # musl-tools for the built-in engines and the static render build; ffmpeg
 # for the speech renderer (loudness, MP3 and M4B);
-# fonts-droid-fallback draws CJK text that a PDF names but does not embed.
-SYSTEM_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim espeak-ng ffmpeg musl-tools poppler-utils fonts-droid-fallback
+# fonts-droid-fallback draws CJK text that a PDF names but does not embed;
+# mupdf-tools (mutool draw) is the floor `make bench` times ingest against.
+SYSTEM_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim espeak-ng ffmpeg musl-tools poppler-utils fonts-droid-fallback mupdf-tools
 
 export LECTERN_TOOLS
 # Go flags of every Lambda sam builds with BuildMethod go1.x (the Makefile
@@ -75,11 +76,14 @@ test: test-tools build
 	VENV=$(VENV) ASL_VALIDATOR=$(LECTERN_TOOLS)/asl-validator-$(ASL_VALIDATOR_VERSION)/node_modules/.bin/asl-validator \
 	  bash infra/test.sh
 
-# Benchmarks print ratios against a reference measured in the same run
-# (ingest vs `pdftoppm -r 150` on the Federal Register sample).
+# Benchmarks print ratios against a reference measured in the same run: the
+# whole `lectern ingest` process against `mutool draw -r 150` on the Federal
+# Register sample (15 pages) and on 33 copies of it (495 pages), wall and CPU
+# ratio, peak memory and pages/s, each with issue 19's target. A missed
+# target is printed, not failed; the 495-page ingest takes minutes.
 bench: deps
 	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} \
-	  go test -run '^$$' -bench . -benchmem ./...
+	  go test -run '^$$' -bench . -benchmem -timeout 60m ./...
 
 # Evaluation: the olmOCR-bench style checks (shared/app/testdata/bench), the
 # generated page of each failure class (TestEvalSynthetic) and

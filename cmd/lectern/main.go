@@ -16,6 +16,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -87,15 +89,40 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // outcome. It opens the data folder itself, so `lectern serve` must not be
 // running on the same folder (bbolt locks it).
 func ingest(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var title *string
+	var title, cpuProfile, memProfile *string
 	cfg, fs, err := localConfig("ingest", args, getenv, stderr, func(fs *flag.FlagSet, cfg *platform.Config) {
 		title = fs.String("title", "", "issue title (default: the file name)")
+		cpuProfile = fs.String("cpuprofile", "", "write a CPU profile (pprof) of the ingest to this file")
+		memProfile = fs.String("memprofile", "", "write a heap profile (pprof, allocations included) to this file when the ingest ends")
 	})
 	if err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return errors.New("usage: lectern ingest [-data DIR] [-title T] FILE.pdf")
+		return errors.New("usage: lectern ingest [-data DIR] [-title T] [-cpuprofile F] [-memprofile F] FILE.pdf")
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if *memProfile != "" {
+		// Deferred before the app opens, so it is written after it closed.
+		defer func() {
+			runtime.GC() // in-use figures as of the end, not the last GC
+			if f, err := os.Create(*memProfile); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			} else {
+				fmt.Fprintf(stderr, "lectern ingest: memprofile: %v\n", err)
+			}
+		}()
 	}
 	if *title == "" {
 		*title = issues.ClipTitle(strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0))))
