@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -65,20 +66,31 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := m.put(ctx, issues.RenderKey(page.IssueID, page.Number), full); err != nil {
+	key := issues.RenderKey(page.IssueID, page.Number)
+	if err := m.put(ctx, key, full); err != nil {
 		return 0, err
 	}
+	// The figure pass reads this render next; keeping the pixels spares it
+	// decoding the PNG (lossless, and an opaque RGBA decodes to the same
+	// *image.RGBA).
+	m.renders.put(key, img)
 	return dpi, m.put(ctx, issues.ThumbKey(page.IssueID, page.Number), thumb)
 }
 
 // Refine runs the figure pass on a page and cuts each picture's crop from the
 // render's own pixels.
 func (m *Pages) Refine(ctx context.Context, page magazine.Page) (magazine.Page, error) {
+	scale := float64(page.DPI) / 72
+	if page.RenderKey != "" && !slices.ContainsFunc(page.Regions, func(r magazine.Region) bool { return magazine.IsVisual(r.Kind) }) {
+		// No picture to refine or crop: RefineFigures only copies the
+		// regions, so the render is not read or decoded.
+		page.Regions, _ = magazine.RefineFigures(nil, scale, page.Regions)
+		return page, nil
+	}
 	img, err := m.renderImage(ctx, page)
 	if err != nil {
 		return page, err
 	}
-	scale := float64(page.DPI) / 72
 	page.Regions, _ = magazine.RefineFigures(img, scale, page.Regions)
 	for i, r := range page.Regions {
 		if !magazine.IsVisual(r.Kind) {
@@ -355,6 +367,8 @@ func (c *renderCache) get(key string) (image.Image, bool) {
 func (c *renderCache) put(key string, img image.Image) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// A page drawn again replaces its entry, so get never finds the old one.
+	c.entries = slices.DeleteFunc(c.entries, func(e cachedRender) bool { return e.key == key })
 	c.entries = append(c.entries, cachedRender{key, img})
 	if len(c.entries) > renderCacheSize {
 		c.entries = c.entries[len(c.entries)-renderCacheSize:]
