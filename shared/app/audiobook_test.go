@@ -21,7 +21,6 @@ import (
 
 	"github.com/lectern/lectern/shared/audiobook"
 	"github.com/lectern/lectern/shared/httpapi/audiobookapi"
-	"github.com/lectern/lectern/shared/httpapi/speechapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/voices"
 )
@@ -561,18 +560,7 @@ func TestAudiobookVoicedOverHTTP(t *testing.T) {
 			t.Fatalf("chapter %d's MP3 spoke again: %+v", ch.Chapter, ch)
 		}
 	}
-	chapters := decode[struct {
-		Chapters []struct {
-			Tags struct {
-				Title string `json:"title"`
-			} `json:"tags"`
-		} `json:"chapters"`
-	}](t, c.ffprobeURL(r.BookURL, "-show_chapters"))
-	got = nil
-	for _, ch := range chapters.Chapters {
-		got = append(got, ch.Tags.Title)
-	}
-	if !slices.Equal(got, titles) {
+	if got = chapterTitles(t, c.ffprobeURL(r.BookURL, "-show_chapters")); !slices.Equal(got, titles) {
 		t.Fatalf("the M4B's chapters are %q, want %q", got, titles)
 	}
 	for i, cu := range r.ChapterURLs {
@@ -586,6 +574,23 @@ func TestAudiobookVoicedOverHTTP(t *testing.T) {
 			t.Fatalf("chapter %d: %+v %+v", i, cu, format)
 		}
 	}
+}
+
+// chapterTitles reads the chapter titles of ffprobe's -show_chapters.
+func chapterTitles(t *testing.T, probe []byte) []string {
+	t.Helper()
+	chapters := decode[struct {
+		Chapters []struct {
+			Tags struct {
+				Title string `json:"title"`
+			} `json:"tags"`
+		} `json:"chapters"`
+	}](t, probe)
+	var out []string
+	for _, ch := range chapters.Chapters {
+		out = append(out, ch.Tags.Title)
+	}
+	return out
 }
 
 // ffprobeURL downloads path (following its redirect) and reads what
@@ -648,21 +653,9 @@ func (q *queued) Enqueue(_ context.Context, kind string, payload json.RawMessage
 // left unspoken, and makes the chapter MP3s from the cache.
 func TestAudiobookRenderResumesAfterACrash(t *testing.T) {
 	needSpeechTools(t)
-	local := openTestLocal(t, "http://127.0.0.1", 1)
 	ctx := context.Background()
-	q := &queued{Queue: local.Jobs}
-	d := local.Deps
-	svc := audiobook.NewService(d.Table, d.Blobs, q, d.Voices, d.Clock, nil, speechapi.NewRenderService(d))
-	b, err := svc.Import(ctx, "garden.txt", []byte(smallBook))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.SetNarrator(ctx, b.ID, voices.EngineVoiceID(voices.BuiltinEngine, "en-us")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.SetVoice(ctx, b.ID, "alice", voices.EngineVoiceID(voices.BuiltinEngine, "en-gb")); err != nil {
-		t.Fatal(err)
-	}
+	q := &queued{}
+	svc, _, b := voicedBook(t, q, smallBook)
 	if _, err := svc.StartRender(ctx, b.ID, audiobook.RenderRequest{}); err != nil {
 		t.Fatal(err)
 	}

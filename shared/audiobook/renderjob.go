@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lectern/lectern/shared/blob"
@@ -73,6 +74,55 @@ type renderRecord struct {
 	Result RenderResult `json:"result"`
 	Done   []bool       `json:"done"` // per chapter MP3
 	Whole  bool         `json:"whole"`
+	// Reached is the progress the run's last cut-off job reached, and
+	// Continued how many jobs handed the render on (see continueRender).
+	Reached   float64 `json:"reached,omitempty"`
+	Continued int     `json:"continued,omitempty"`
+}
+
+// RenderReserve is what a render job keeps back from a deadline (the job
+// worker's Lambda timeout): when only this is left it stops speaking,
+// records how far it got and queues its continuation, so a book of any
+// length renders in as many invocations as it needs.
+const RenderReserve = 20 * time.Second
+
+// renderWholeRun is the working time below which a render job that made no
+// progress is not taken to be stuck (the worker's is 300 s less the reserve).
+const renderWholeRun = 2 * time.Minute
+
+// RenderContinued is the result of a render job that handed the render on.
+type RenderContinued struct {
+	ContinuedBy string  `json:"continued_by" doc:"the job that goes on with the render"`
+	Reached     float64 `json:"reached"`
+}
+
+// reached is a Reporter that remembers the highest progress reported, and
+// whether a speech render spoke all its chunks.
+type reached struct {
+	to    jobs.Reporter
+	mu    sync.Mutex
+	max   float64
+	spoke bool
+}
+
+func (r *reached) spokenAll() {
+	r.mu.Lock()
+	r.spoke = true
+	r.mu.Unlock()
+}
+
+func (r *reached) Progress(ctx context.Context, f float64, msg string) error {
+	r.mu.Lock()
+	r.max = max(r.max, f)
+	r.mu.Unlock()
+	return r.to.Progress(ctx, f, msg)
+}
+
+// high is the highest progress reported and whether all was spoken.
+func (r *reached) high() (float64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.max, r.spoke
 }
 
 // StartRender queues the render of a book in the voices assigned: the
@@ -183,6 +233,9 @@ type scaled struct {
 }
 
 func (r scaled) Progress(ctx context.Context, f float64, msg string) error {
+	if t, ok := r.to.(*reached); ok && f >= 1 {
+		t.spokenAll()
+	}
 	return r.to.Progress(ctx, r.from+r.by*f, r.prefix+msg)
 }
 
@@ -191,6 +244,9 @@ func (r scaled) Progress(ctx context.Context, f float64, msg string) error {
 // again: the speech renderer's chunk cache means a run after a crash
 // speaks only what is missing (the chapter MP3s speak nothing: the M4B
 // spoke every chunk), and outputs already made are recorded and skipped.
+// Under a deadline (the worker Lambda's timeout) it stops RenderReserve
+// before it and hands the render on to a new job (continueRender), so the
+// length of a book is not bounded by one message's attempts.
 func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress jobs.Reporter) (json.RawMessage, error) {
 	var p renderPayload
 	if err := json.Unmarshal(raw, &p); err != nil {
@@ -219,6 +275,28 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 	if err != nil {
 		return nil, jobs.Transient(err)
 	}
+	// work ends RenderReserve before the deadline: the rest is for
+	// recording the progress and queueing the continuation.
+	work, whole := ctx, true
+	if deadline, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		work, cancel = context.WithDeadline(ctx, deadline.Add(-RenderReserve))
+		defer cancel()
+		// A job that started late in the worker's batch had less time
+		// than a whole invocation: it hands on rather than fail.
+		whole = deadline.Sub(s.clock()) >= RenderReserve+renderWholeRun
+	}
+	track := &reached{to: progress}
+	if rec.Continued > 0 {
+		_ = track.Progress(ctx, rec.Reached, fmt.Sprintf("continuing (part %d): the chunks spoken are in the cache", rec.Continued+1))
+	}
+	cutOff := func(err error) (json.RawMessage, error) {
+		if work.Err() != nil && ctx.Err() == nil {
+			high, spoke := track.high()
+			return s.continueRender(ctx, raw, p, rec, version, high, spoke && whole)
+		}
+		return nil, err
+	}
 	prefix := "audiobook/" + b.ID + "/render/" + p.Run + "/"
 	def := p.Voices[p.Narrator]
 	others := map[string]voiceRef{}
@@ -234,7 +312,7 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 		if err != nil {
 			return Output{}, err
 		}
-		res, err := s.renderer.Job(ctx, raw, rep)
+		res, err := s.renderer.Job(work, raw, rep)
 		if err != nil {
 			return Output{}, err
 		}
@@ -257,9 +335,9 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 	}
 	const wholeShare = 0.8
 	if !rec.Whole {
-		out, err := speak(spoken, "m4b", prefix+"book/", scaled{to: progress, by: wholeShare, prefix: "M4B: "})
+		out, err := speak(spoken, "m4b", prefix+"book/", scaled{to: track, by: wholeShare, prefix: "M4B: "})
 		if err != nil {
-			return nil, err
+			return cutOff(err)
 		}
 		rec.Result.Book, rec.Whole = out, true
 		if version, err = s.putRenderRecord(ctx, b.ID, rec, version); err != nil {
@@ -271,10 +349,10 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 			continue
 		}
 		share := (1 - wholeShare) / float64(len(chapters))
-		rep := scaled{to: progress, from: wholeShare + share*float64(i), by: share, prefix: fmt.Sprintf("chapter %d of %d MP3: ", i+1, len(chapters))}
+		rep := scaled{to: track, from: wholeShare + share*float64(i), by: share, prefix: fmt.Sprintf("chapter %d of %d MP3: ", i+1, len(chapters))}
 		out, err := speak([]speechChapter{c}, "mp3", fmt.Sprintf("%sch%03d/", prefix, i), rep)
 		if err != nil {
-			return nil, err
+			return cutOff(err)
 		}
 		out.Chapter, out.Title = i, c.Title
 		rec.Result.Chapters = append(rec.Result.Chapters, out)
@@ -284,6 +362,48 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 		}
 	}
 	return json.Marshal(rec.Result)
+}
+
+// continueRender hands a render cut off by its deadline on to a new job
+// of the same payload: the chunks it spoke are in the cache and the files
+// it made in RENDER, so the next job goes on from there, with a whole
+// invocation and its own attempts. The book then names the new job, which
+// GET …/render follows. A job that had every chunk spoken in a whole
+// invocation (spokeAll) and still made no progress (an assembly longer
+// than the invocation) fails instead
+// of handing on for ever; while chunks are being spoken, a job whose
+// progress did not reach the renderer's next report (a twentieth of the
+// book) hands on: its chunks are in the cache.
+func (s *Service) continueRender(ctx context.Context, raw json.RawMessage, p renderPayload, rec renderRecord, version int64, reached float64, spokeAll bool) (json.RawMessage, error) {
+	if spokeAll && reached <= rec.Reached {
+		return nil, fmt.Errorf("%w: the render of book %s made no progress in a whole run of the worker (stuck at %.0f%%, part %d): "+
+			"a step takes longer than the worker's timeout", ErrTooLarge, p.BookID, 100*reached, rec.Continued+1)
+	}
+	b, err := s.loadBook(ctx, p.BookID)
+	if err != nil {
+		return nil, jobs.Transient(err)
+	}
+	if b.RenderRun != p.Run {
+		return nil, fmt.Errorf("%w: book %s has a newer render; this one stops", ErrConflict, p.BookID)
+	}
+	rec.Reached, rec.Continued = max(rec.Reached, reached), rec.Continued+1
+	if _, err := s.putRenderRecord(ctx, p.BookID, rec, version); err != nil {
+		return nil, jobs.Transient(err)
+	}
+	next, err := s.queue.Enqueue(ctx, RenderJobKind, raw)
+	if err != nil {
+		return nil, jobs.Transient(fmt.Errorf("queue the render's continuation: %w", err))
+	}
+	if _, err := s.updateBook(ctx, p.BookID, func(b *Book) error {
+		if b.RenderRun != p.Run {
+			return fmt.Errorf("%w: book %s has a newer render", ErrConflict, p.BookID)
+		}
+		b.RenderJob = next.ID
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("the render goes on in job %s, but the book does not name it: %w", next.ID, err)
+	}
+	return json.Marshal(RenderContinued{ContinuedBy: next.ID, Reached: reached})
 }
 
 // renderRecord reads the RENDER item of a run, or a fresh one.
@@ -353,6 +473,11 @@ func (s *Service) Render(ctx context.Context, id string) (RenderView, error) {
 		v.Book = &out
 	}
 	v.Chapters = append(v.Chapters, rec.Result.Chapters...)
+	// A continuation starts its job's progress at 0; the render's is
+	// where the last job got to.
+	if !j.Status.Final() && rec.Reached > v.Progress {
+		v.Progress = rec.Reached
+	}
 	return v, nil
 }
 
