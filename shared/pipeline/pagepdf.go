@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,14 +83,34 @@ func (p *pagePDFs) render(ctx context.Context, n, dpi int) (*image.RGBA, error) 
 	return img, pageNumbered(err, n)
 }
 
-// text reads page n's text layer (pdf.TextLayer).
+// text reads page n's text layer (pdf.TextLayer). Recognize reads each page
+// and its neighbours, so a layer read once is kept (Pages.texts) and handed
+// out as a copy: callers may change what they get.
 func (p *pagePDFs) text(ctx context.Context, n int) (magazine.TextPage, error) {
+	key := fmt.Sprintf("%s/%d", p.id, n)
+	if tp, ok := p.m.texts.get(key); ok {
+		return cloneTextPage(tp), nil
+	}
 	data, at, err := p.page(ctx, n)
 	if err != nil {
 		return magazine.TextPage{}, err
 	}
 	tp, err := pdf.TextLayer(ctx, data, at, p.m.Limits)
-	return tp, pageNumbered(err, n)
+	if err != nil {
+		return tp, pageNumbered(err, n)
+	}
+	p.m.texts.put(key, cloneTextPage(tp), textCacheSize)
+	return tp, nil
+}
+
+// cloneTextPage copies a text page down to its lines.
+func cloneTextPage(tp magazine.TextPage) magazine.TextPage {
+	tp.Blocks = slices.Clone(tp.Blocks)
+	for i := range tp.Blocks {
+		tp.Blocks[i].Lines = slices.Clone(tp.Blocks[i].Lines)
+	}
+	tp.Pictures = slices.Clone(tp.Pictures)
+	return tp
 }
 
 // pageNumbered names the page n in a page refusal made on the

@@ -36,8 +36,9 @@ type Pages struct {
 	// text layer and Tesseract only.
 	OCR func(ctx context.Context) (OCRChain, error)
 
-	renders renderCache
-	words   lexicon.Lazy // loaded the first time a text layer is judged
+	renders recent[image.Image]
+	texts   recent[magazine.TextPage] // by issue and page; deep copies out
+	words   lexicon.Lazy              // loaded the first time a text layer is judged
 }
 
 // Source reads an issue's uploaded PDF.
@@ -73,7 +74,7 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 	// The figure pass reads this render next; keeping the pixels spares it
 	// decoding the PNG (lossless, and an opaque RGBA decodes to the same
 	// *image.RGBA).
-	m.renders.put(key, img)
+	m.renders.put(key, img, renderCacheSize)
 	return dpi, m.put(ctx, issues.ThumbKey(page.IssueID, page.Number), thumb)
 }
 
@@ -294,7 +295,7 @@ func (m *Pages) renderImage(ctx context.Context, page magazine.Page) (image.Imag
 	if err != nil {
 		return nil, err
 	}
-	m.renders.put(page.RenderKey, img)
+	m.renders.put(page.RenderKey, img, renderCacheSize)
 	return img, nil
 }
 
@@ -337,40 +338,49 @@ func (m *Pages) dpi() int {
 	return DefaultDPI
 }
 
-// renderCache keeps the last few decoded page renders: review edits crop
-// the same page again and again, and a render never changes under its key.
-type renderCache struct {
+// recent keeps the last few values under their keys, most recent last.
+// Renders: review edits crop the same page again and again, the figure step
+// reads the render Render drew, and a render never changes under its key.
+// Text layers: Recognize reads each page's neighbours too, and a page's PDF
+// never changes within an issue.
+type recent[T any] struct {
 	mu      sync.Mutex
-	entries []cachedRender // most recent last
+	entries []recentEntry[T]
 }
 
-type cachedRender struct {
+type recentEntry[T any] struct {
 	key string
-	img image.Image
+	val T
 }
 
-// renderCacheSize is how many decoded renders stay (about 8 MiB each at 150 DPI).
-const renderCacheSize = 4
+// renderCacheSize is how many decoded renders stay (about 8 MiB each at 150
+// DPI); textCacheSize how many text layers (a text page is tens of KiB), enough
+// for the windows of the pages the Map runs at once.
+const (
+	renderCacheSize = 4
+	textCacheSize   = 24
+)
 
-func (c *renderCache) get(key string) (image.Image, bool) {
+func (c *recent[T]) get(key string) (T, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, e := range c.entries {
 		if e.key == key {
 			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
-			return e.img, true
+			return e.val, true
 		}
 	}
-	return nil, false
+	var zero T
+	return zero, false
 }
 
-func (c *renderCache) put(key string, img image.Image) {
+func (c *recent[T]) put(key string, val T, size int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	// A page drawn again replaces its entry, so get never finds the old one.
-	c.entries = slices.DeleteFunc(c.entries, func(e cachedRender) bool { return e.key == key })
-	c.entries = append(c.entries, cachedRender{key, img})
-	if len(c.entries) > renderCacheSize {
-		c.entries = c.entries[len(c.entries)-renderCacheSize:]
+	// A value stored again replaces its entry, so get never finds the old one.
+	c.entries = slices.DeleteFunc(c.entries, func(e recentEntry[T]) bool { return e.key == key })
+	c.entries = append(c.entries, recentEntry[T]{key, val})
+	if len(c.entries) > size {
+		c.entries = c.entries[len(c.entries)-size:]
 	}
 }
