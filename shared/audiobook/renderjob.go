@@ -74,6 +74,9 @@ type renderRecord struct {
 	Result RenderResult `json:"result"`
 	Done   []bool       `json:"done"` // per chapter MP3
 	Whole  bool         `json:"whole"`
+	// Parts are the chapters' M4Bs made so far (Key "" where not yet),
+	// joined into the book's once all are made.
+	Parts []Output `json:"parts,omitempty"`
 	// Reached is the progress the run's last cut-off job reached, and
 	// Continued how many jobs handed the render on (see continueRender).
 	Reached   float64 `json:"reached,omitempty"`
@@ -239,11 +242,12 @@ func (r scaled) Progress(ctx context.Context, f float64, msg string) error {
 	return r.to.Progress(ctx, r.from+r.by*f, r.prefix+msg)
 }
 
-// RenderJob is the render job's handler: the whole book as one M4B with a
-// chapter per book chapter, then an MP3 per chapter. It is safe to run
-// again: the speech renderer's chunk cache means a run after a crash
-// speaks only what is missing (the chapter MP3s speak nothing: the M4B
-// spoke every chunk), and outputs already made are recorded and skipped.
+// RenderJob is the render job's handler: an M4B part per chapter, joined
+// by stream copy into the book's M4B with a chapter per book chapter,
+// then an MP3 per chapter. It is safe to run again: the speech renderer's
+// chunk cache means a run after a crash speaks only what is missing (the
+// chapter MP3s speak nothing: the parts spoke every chunk), and outputs
+// and parts already made are recorded and skipped.
 // Under a deadline (the worker Lambda's timeout) it stops RenderReserve
 // before it and hands the render on to a new job (continueRender), so the
 // length of a book is not bounded by one message's attempts.
@@ -333,9 +337,47 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 	if len(spoken) == 0 {
 		return nil, fmt.Errorf("%w: book %s has nothing to speak", ErrInvalid, b.ID)
 	}
+	// Each chapter is its own M4B render (loudness per chapter, as
+	// audiobook platforms do per file), recorded when made, so no step
+	// grows with the book: a continuation goes on at the next chapter and
+	// the join is a stream copy.
 	const wholeShare = 0.8
+	if len(rec.Parts) != len(chapters) {
+		rec.Parts = make([]Output, len(chapters))
+	}
 	if !rec.Whole {
-		out, err := speak(spoken, "m4b", prefix+"book/", scaled{to: track, by: wholeShare, prefix: "M4B: "})
+		partShare := 0.95 * wholeShare / float64(len(spoken))
+		n := 0
+		for i, c := range chapters {
+			if len(c.Segments) == 0 {
+				continue
+			}
+			n++
+			from := partShare * float64(n-1)
+			if rec.Parts[i].Key != "" {
+				continue
+			}
+			rep := scaled{to: track, from: from, by: partShare, prefix: fmt.Sprintf("M4B chapter %d of %d: ", i+1, len(chapters))}
+			out, err := speak([]speechChapter{c}, "m4b", fmt.Sprintf("%spart%03d/", prefix, i), rep)
+			if err != nil {
+				return cutOff(err)
+			}
+			out.Chapter, out.Title = i, c.Title
+			rec.Parts[i] = out
+			if version, err = s.putRenderRecord(ctx, b.ID, rec, version); err != nil {
+				return nil, jobs.Transient(err)
+			}
+			// A finished chapter is progress even if its renderer reported
+			// less (the stuck guard compares progress between jobs).
+			_ = track.Progress(ctx, from+partShare, fmt.Sprintf("M4B chapter %d of %d made", i+1, len(chapters)))
+		}
+		var parts []Output
+		for _, pt := range rec.Parts {
+			if pt.Key != "" {
+				parts = append(parts, pt)
+			}
+		}
+		out, err := s.joinParts(work, b.Title, b.Author, parts, prefix+"book/audio.m4b")
 		if err != nil {
 			return cutOff(err)
 		}
@@ -343,6 +385,7 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 		if version, err = s.putRenderRecord(ctx, b.ID, rec, version); err != nil {
 			return nil, jobs.Transient(err)
 		}
+		_ = track.Progress(ctx, wholeShare, "M4B joined")
 	}
 	for i, c := range chapters {
 		if rec.Done[i] || len(c.Segments) == 0 {
@@ -419,6 +462,9 @@ func (s *Service) renderRecord(ctx context.Context, book, run string, chapters i
 	var rec renderRecord
 	if err := json.Unmarshal(it.Data, &rec); err != nil || rec.Run != run || len(rec.Done) != chapters {
 		return fresh, it.Version, nil // another job's: replaced
+	}
+	if len(rec.Parts) != chapters {
+		rec.Parts = make([]Output, chapters)
 	}
 	return rec, it.Version, nil
 }

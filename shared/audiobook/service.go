@@ -40,6 +40,7 @@ type Service struct {
 	clock    func() time.Time
 	llm      LLMSource
 	renderer Renderer
+	ffmpeg   string // joins a render's chapter parts; "" is ffmpeg on PATH
 }
 
 // NewService builds the service. llm and renderer are what the jobs call;

@@ -34,7 +34,7 @@ type DialLLM func(base, key, model string, timeout time.Duration, client *http.C
 // local server and the job worker run it; dial makes the LLM's client.
 func Module(dial DialLLM) platform.New {
 	return func(d *platform.Deps) (platform.Module, error) {
-		svc := audiobook.NewService(d.Table, d.Blobs, d.Jobs, d.Voices, d.Clock, settingsLLM(d, dial), speechapi.NewRenderService(d))
+		svc := audiobook.NewService(d.Table, d.Blobs, d.Jobs, d.Voices, d.Clock, settingsLLM(d, dial), speechapi.NewRenderService(d)).WithFFmpeg(d.Config.FFmpegCommand)
 		return platform.Module{
 			Name:       "audiobook",
 			Operations: Operations(svc),
