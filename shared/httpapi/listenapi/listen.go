@@ -7,6 +7,7 @@ package listenapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -15,8 +16,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/lectern/lectern/shared/engines"
-	"github.com/lectern/lectern/shared/engines/urlsafe"
+	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/httpapi/speechapi"
@@ -64,31 +64,25 @@ func build(d *platform.Deps, dial DialLLM) (*readaloud.Service, *readaloud.Podca
 // LLMTimeout bounds one LLM call: a long script is a long answer.
 const LLMTimeout = 3 * time.Minute
 
-// settingsLLM is the LLM from the current Settings, its URL checked before
-// it is called (and again at every dial), as the OCR chain's engines are.
-// Without dial (the API Lambda) the check is all it does: StartScript
-// settles the mode from it, and the chat it answers refuses to be asked.
+// settingsLLM is the LLM from the current Settings (platform.Deps.LLM: its
+// URL checked before it is called, and again at every dial), with the
+// errors readaloud files. Without dial (the API Lambda) the check is all it
+// does: StartScript settles the mode from it, and the chat it answers
+// refuses to be asked.
 func settingsLLM(d *platform.Deps, dial DialLLM) func(context.Context) (readaloud.Chat, error) {
 	return func(ctx context.Context) (readaloud.Chat, error) {
-		s, err := d.Settings.Load(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if strings.TrimSpace(s.LLMURL) == "" {
+		ep, err := d.LLM(ctx)
+		switch {
+		case errors.Is(err, platform.ErrNoLLM):
 			return nil, readaloud.ErrNoLLM
-		}
-		base, err := engines.NormalizeLLMURL(s.LLMURL)
-		if err != nil {
-			return nil, fmt.Errorf("%w: llm_url %q: %v", readaloud.ErrInvalid, s.LLMURL, err)
-		}
-		policy := urlsafe.Policy{Hosted: d.Hosted(), Allow: s.EngineURLAllowlist}
-		if _, err := policy.Check(ctx, base); err != nil {
-			return nil, fmt.Errorf("%w: llm_url is refused: %v", readaloud.ErrInvalid, err)
-		}
-		if dial == nil {
+		case fault.KindOf(err) == fault.Invalid:
+			return nil, fmt.Errorf("%w: %v", readaloud.ErrInvalid, err)
+		case err != nil:
+			return nil, err
+		case dial == nil:
 			return workerOnly{}, nil
 		}
-		return dial(base, s.LLMAPIKey, s.LLMModel, LLMTimeout, policy.HTTPClient(0)), nil
+		return dial(ep.BaseURL, ep.Key, ep.Model, LLMTimeout, ep.Client), nil
 	}
 }
 
