@@ -170,8 +170,9 @@ var sdkCall = regexp.MustCompile(`^github\.com/aws/aws-sdk-go-v2/service/(\w+)\.
 // notCalls are SDK operations the linker keeps that never run in a Lambda.
 func notCalls() map[string]string {
 	return map[string]string{
-		// The default credential chain (config.LoadDefaultConfig); a Lambda
-		// takes its role's credentials from the environment.
+		// The default credential chain (config.LoadDefaultConfig), which no
+		// function links since awsenv; should one link it again, a Lambda
+		// still takes its role's credentials from the environment.
 		"sts": "", "sso": "", "ssooidc": "", "signin": "",
 		// S3 Express (directory buckets) session auth; Lectern's are general purpose.
 		"s3.CreateSession": "",

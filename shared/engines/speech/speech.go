@@ -3,8 +3,8 @@
 // no client library — the built-in espeak-ng run as a subprocess, and the
 // ElevenLabs and Chatterbox voice APIs. The OpenAI-compatible
 // /v1/audio/speech engine (Kokoro, OpenedAI-speech, OpenAI itself) is in
-// oaispeech, built on openai-go, so that a package naming only speech's
-// types does not link it. Keys never appear in errors.
+// oaispeech, over net/http with openai-go's retry schedule. Keys never
+// appear in errors.
 package speech
 
 import (
