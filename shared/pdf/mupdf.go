@@ -6,6 +6,19 @@ package pdf
 #include <string.h>
 #include <unistd.h>
 #include <mupdf/fitz.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+
+// MuPDF's memory comes from malloc on whichever thread runs the page, and
+// glibc gives each new thread an arena of its own (up to eight per core),
+// each keeping what it freed: over a long issue the process held more and
+// more. As many arenas as cores is what the page passes running at once
+// (one per core) need.
+__attribute__((constructor)) static void lectern_arenas(void) {
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	mallopt(M_ARENA_MAX, cores > 2 ? (int)cores : 2);
+}
+#endif
 
 typedef struct {
 	unsigned char *data;
@@ -260,120 +273,198 @@ static fz_font *lectern_cjk_font(fz_context *ctx, const char *name, int ordering
 	return font;
 }
 
-// lectern_page runs one page of an in-memory PDF through MuPDF: as
-// structured text (dpi == 0: glyph records, then the font names) or as an RGB render at dpi. Each call has its
-// own context, so calls are independent and may run in parallel; the cookie
-// lets the caller abort a page that takes too long.
-static lectern_result lectern_page(const unsigned char *pdf, size_t n, int page_no, int dpi, long long max_pixels, size_t max_memory, fz_cookie *cookie) {
-	lectern_result r;
-	memset(&r, 0, sizeof r);
+// lectern_pass is one MuPDF pass over one page of an in-memory PDF, with a
+// context of its own (so passes are independent and may run in parallel)
+// and what the pass found in r.
+typedef struct {
 	lectern_budget budget;
-	fz_context *ctx = lectern_context(&budget, max_memory);
-	if (!ctx) {
-		r.error = lectern_strdup("cannot create a MuPDF context");
-		return r;
+	fz_context *ctx;
+	fz_stream *stm;
+	fz_document *doc;
+	fz_page *page;
+	unsigned char *copy;
+	fz_rect bounds;
+	fz_irect box;    // the render's pixel box (renders)
+	fz_matrix ctm;
+	lectern_result r;
+} lectern_pass;
+
+// lectern_finish records a failure caught in a pass: its message, unless
+// MuPDF was refused memory, which is the failure then.
+static void lectern_finish(lectern_pass *ps, int failed) {
+	if (failed) {
+		free(ps->r.data);
+		ps->r.data = NULL;
+		ps->r.len = 0;
+		if (!ps->r.error)
+			ps->r.error = lectern_strdup(fz_caught_message(ps->ctx));
+		ps->r.errors = 0; // the failure itself is reported, not counted
 	}
-	fz_set_error_callback(ctx, lectern_on_error, &r);
-	fz_set_warning_callback(ctx, lectern_on_warning, &r);
-	fz_stream *stm = NULL;
-	fz_document *doc = NULL;
-	fz_page *page = NULL;
+	// A page MuPDF was refused memory for fails even when MuPDF went on
+	// without the part it could not hold: what it drew is not the page.
+	if (lectern_over(&ps->budget)) {
+		ps->r.over_budget = 1;
+		ps->r.wanted = ps->budget.wanted;
+		free(ps->r.data);
+		ps->r.data = NULL;
+		ps->r.len = 0;
+	}
+}
+
+// lectern_load makes a pass's context and loads its page (0-based). A
+// failure is in r.error (or r.over_budget); NULL only when the pass itself
+// could not be allocated. lectern_unload frees it either way.
+static lectern_pass *lectern_load(const unsigned char *pdf, size_t n, int page_no, size_t max_memory) {
+	lectern_pass *ps = calloc(1, sizeof *ps);
+	if (!ps)
+		return NULL;
+	ps->ctx = lectern_context(&ps->budget, max_memory);
+	if (!ps->ctx) {
+		ps->r.error = lectern_strdup("cannot create a MuPDF context");
+		return ps;
+	}
+	fz_context *ctx = ps->ctx;
+	int failed = 0;
+	fz_var(failed);
+	fz_set_error_callback(ctx, lectern_on_error, &ps->r);
+	fz_set_warning_callback(ctx, lectern_on_warning, &ps->r);
+	fz_install_load_system_font_funcs(ctx, NULL, lectern_cjk_font, NULL);
+	fz_try(ctx) {
+		fz_register_document_handlers(ctx);
+		ps->doc = lectern_open(ctx, pdf, n, &ps->stm, &ps->copy);
+		if (fz_needs_password(ctx, ps->doc))
+			fz_throw(ctx, FZ_ERROR_GENERIC, "the PDF is encrypted");
+		ps->page = fz_load_page(ctx, ps->doc, page_no);
+		ps->bounds = fz_bound_page(ctx, ps->page);
+		ps->r.pw = ps->bounds.x1 - ps->bounds.x0;
+		ps->r.ph = ps->bounds.y1 - ps->bounds.y0;
+	}
+	fz_catch(ctx) {
+		failed = 1;
+	}
+	lectern_finish(ps, failed);
+	return ps;
+}
+
+static int lectern_failed(lectern_pass *ps) {
+	return ps->r.error || ps->r.over_budget;
+}
+
+// lectern_unload drops the page, its document and the context, and frees
+// the pass; its result's strings and data are the caller's to free.
+static void lectern_unload(lectern_pass *ps) {
+	if (!ps)
+		return;
+	if (ps->ctx) {
+		fz_drop_page(ps->ctx, ps->page);
+		fz_drop_document(ps->ctx, ps->doc);
+		fz_drop_stream(ps->ctx, ps->stm);
+		fz_free(ps->ctx, ps->copy);
+		fz_drop_context(ps->ctx);
+	}
+	free(ps);
+}
+
+// lectern_text_page runs a loaded page as structured text: glyph records in
+// r.data, then the font names from r.names_at. The cookie lets the caller
+// abort a page that takes too long.
+static void lectern_text_page(lectern_pass *ps, fz_cookie *cookie) {
+	if (lectern_failed(ps))
+		return;
+	fz_context *ctx = ps->ctx;
+	lectern_result *r = &ps->r;
 	fz_stext_page *text = NULL;
 	fz_device *dev = NULL;
 	fz_buffer *buf = NULL;
 	fz_buffer *names = NULL;
-	fz_pixmap *pix = NULL;
-	unsigned char *copy = NULL;
-	fz_var(stm); fz_var(doc); fz_var(page); fz_var(text); fz_var(dev); fz_var(buf); fz_var(names); fz_var(pix); fz_var(copy);
-	fz_install_load_system_font_funcs(ctx, NULL, lectern_cjk_font, NULL);
+	int failed = 0;
+	fz_var(text); fz_var(dev); fz_var(buf); fz_var(names); fz_var(failed);
 	fz_try(ctx) {
-		fz_register_document_handlers(ctx);
-		doc = lectern_open(ctx, pdf, n, &stm, &copy);
-		if (fz_needs_password(ctx, doc))
-			fz_throw(ctx, FZ_ERROR_GENERIC, "the PDF is encrypted");
-		page = fz_load_page(ctx, doc, page_no);
-		fz_rect bounds = fz_bound_page(ctx, page);
-		r.pw = bounds.x1 - bounds.x0;
-		r.ph = bounds.y1 - bounds.y0;
-		if (dpi == 0) {
-			text = fz_new_stext_page(ctx, bounds);
-			fz_stext_options opts;
-			memset(&opts, 0, sizeof opts);
-			opts.flags = FZ_STEXT_PRESERVE_IMAGES;
-			dev = fz_new_stext_device(ctx, text, &opts);
-			fz_run_page(ctx, page, dev, fz_identity, cookie);
-			fz_close_device(ctx, dev);
-			buf = fz_new_buffer(ctx, 8192);
-			names = fz_new_buffer(ctx, 256);
-			lectern_stext(ctx, text, buf, names);
-			unsigned char *d = NULL, *nd = NULL;
-			size_t len = fz_buffer_storage(ctx, buf, &d);
-			size_t nlen = fz_buffer_storage(ctx, names, &nd);
-			r.data = malloc(len + nlen + 1);
-			if (!r.data)
-				fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
-			if (len) memcpy(r.data, d, len);
-			if (nlen) memcpy(r.data + len, nd, nlen);
-			r.len = len + nlen;
-			r.names_at = len;
-		} else {
-			fz_matrix ctm = fz_scale(dpi / 72.0f, dpi / 72.0f);
-			fz_irect box = fz_round_rect(fz_transform_rect(bounds, ctm));
-			long long pixels = (long long)(box.x1 - box.x0) * (long long)(box.y1 - box.y0);
-			if (pixels <= 0 || pixels > max_pixels) {
-				// MuPDF's own formatter has no %lld: the message is made here.
-				char msg[160];
-				snprintf(msg, sizeof msg, "a render of %d x %d pixels is over the budget of %lld pixels", box.x1 - box.x0, box.y1 - box.y0, max_pixels);
-				fz_throw(ctx, FZ_ERROR_LIMIT, "%s", msg);
-			}
-			pix = fz_new_pixmap_with_bbox(ctx, fz_device_rgb(ctx), box, NULL, 0);
-			fz_clear_pixmap_with_value(ctx, pix, 0xff);
-			dev = fz_new_draw_device(ctx, ctm, pix);
-			fz_run_page(ctx, page, dev, fz_identity, cookie);
-			fz_close_device(ctx, dev);
-			r.w = fz_pixmap_width(ctx, pix);
-			r.h = fz_pixmap_height(ctx, pix);
-			size_t stride = fz_pixmap_stride(ctx, pix);
-			r.len = (size_t)r.w * 3 * r.h;
-			r.data = malloc(r.len ? r.len : 1);
-			if (!r.data)
-				fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
-			unsigned char *s = fz_pixmap_samples(ctx, pix);
-			for (int y = 0; y < r.h; y++)
-				memcpy(r.data + (size_t)y * r.w * 3, s + (size_t)y * stride, (size_t)r.w * 3);
-		}
+		text = fz_new_stext_page(ctx, ps->bounds);
+		fz_stext_options opts;
+		memset(&opts, 0, sizeof opts);
+		opts.flags = FZ_STEXT_PRESERVE_IMAGES;
+		dev = fz_new_stext_device(ctx, text, &opts);
+		fz_run_page(ctx, ps->page, dev, fz_identity, cookie);
+		fz_close_device(ctx, dev);
+		buf = fz_new_buffer(ctx, 8192);
+		names = fz_new_buffer(ctx, 256);
+		lectern_stext(ctx, text, buf, names);
+		unsigned char *d = NULL, *nd = NULL;
+		size_t len = fz_buffer_storage(ctx, buf, &d);
+		size_t nlen = fz_buffer_storage(ctx, names, &nd);
+		r->data = malloc(len + nlen + 1);
+		if (!r->data)
+			fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory");
+		if (len) memcpy(r->data, d, len);
+		if (nlen) memcpy(r->data + len, nd, nlen);
+		r->len = len + nlen;
+		r->names_at = len;
 		if (cookie)
-			r.errors += cookie->errors;
+			r->errors += cookie->errors;
 	}
 	fz_always(ctx) {
 		fz_drop_buffer(ctx, names);
 		fz_drop_buffer(ctx, buf);
 		fz_drop_device(ctx, dev);
 		fz_drop_stext_page(ctx, text);
-		fz_drop_pixmap(ctx, pix);
-		fz_drop_page(ctx, page);
-		fz_drop_document(ctx, doc);
-		fz_drop_stream(ctx, stm);
-		fz_free(ctx, copy);
 	}
 	fz_catch(ctx) {
-		free(r.data);
-		r.data = NULL;
-		r.len = 0;
-		r.error = lectern_strdup(fz_caught_message(ctx));
-		r.errors = 0; // the failure itself is reported, not counted
+		failed = 1;
 	}
-	fz_drop_context(ctx);
-	// A page MuPDF was refused memory for fails even when MuPDF went on
-	// without the part it could not hold: what it drew is not the page.
-	if (lectern_over(&budget)) {
-		r.over_budget = 1;
-		r.wanted = budget.wanted;
-		free(r.data);
-		r.data = NULL;
-		r.len = 0;
+	lectern_finish(ps, failed);
+}
+
+// lectern_render_size sizes the render of a loaded page at dpi (r.w, r.h)
+// and refuses one over max_pixels, so the caller can allocate the pixels
+// lectern_render_into draws into.
+static void lectern_render_size(lectern_pass *ps, int dpi, long long max_pixels) {
+	if (lectern_failed(ps))
+		return;
+	ps->ctm = fz_scale(dpi / 72.0f, dpi / 72.0f);
+	ps->box = fz_round_rect(fz_transform_rect(ps->bounds, ps->ctm));
+	long long w = (long long)ps->box.x1 - ps->box.x0, h = (long long)ps->box.y1 - ps->box.y0;
+	if (w <= 0 || h <= 0 || w * h > max_pixels) {
+		// MuPDF's own formatter has no %lld: the message is made here.
+		char msg[160];
+		snprintf(msg, sizeof msg, "a render of %lld x %lld pixels is over the budget of %lld pixels", w, h, max_pixels);
+		ps->r.error = lectern_strdup(msg);
+		return;
 	}
-	return r;
+	ps->r.w = (int)w;
+	ps->r.h = (int)h;
+}
+
+// lectern_render_into draws a sized page into samples, w*h*4 bytes that the
+// caller owns: opaque RGBA, the layout of Go's image.RGBA, drawn in place
+// rather than drawn into MuPDF's memory and copied out. MuPDF does not keep
+// the samples: its pixmap over them is dropped before this returns.
+static void lectern_render_into(lectern_pass *ps, unsigned char *samples, fz_cookie *cookie) {
+	if (lectern_failed(ps))
+		return;
+	fz_context *ctx = ps->ctx;
+	fz_pixmap *pix = NULL;
+	fz_device *dev = NULL;
+	int failed = 0;
+	fz_var(pix); fz_var(dev); fz_var(failed);
+	fz_try(ctx) {
+		pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), ps->box, NULL, 1, samples);
+		// Opaque white paper, so alpha stays 255 whatever is drawn over it.
+		fz_clear_pixmap_with_value(ctx, pix, 0xff);
+		dev = fz_new_draw_device(ctx, ps->ctm, pix);
+		fz_run_page(ctx, ps->page, dev, fz_identity, cookie);
+		fz_close_device(ctx, dev);
+		if (cookie)
+			ps->r.errors += cookie->errors;
+	}
+	fz_always(ctx) {
+		fz_drop_device(ctx, dev);
+		fz_drop_pixmap(ctx, pix);
+	}
+	fz_catch(ctx) {
+		failed = 1;
+	}
+	lectern_finish(ps, failed);
 }
 
 // lectern_inspect opens an in-memory PDF with MuPDF (repairing it if need
@@ -483,10 +574,11 @@ func (e *memoryError) Error() string {
 }
 
 // runPage runs MuPDF on one page (0-based). dpi 0 extracts structured text;
-// otherwise it renders RGB at dpi. When ctx ends, MuPDF's cookie is set to
-// abort, so a hostile page cannot hold a worker: the call returns soon after.
-// MuPDF holds at most maxMemory bytes at once; past that its allocations
-// fail and the page fails with a *memoryError.
+// otherwise it renders at dpi, as opaque RGBA samples drawn straight into
+// Go memory (image.RGBA's layout). When ctx ends, MuPDF's cookie is set to
+// abort, so a hostile page cannot hold a worker: the call returns soon
+// after. MuPDF holds at most maxMemory bytes at once; past that its
+// allocations fail and the page fails with a *memoryError.
 func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels, maxMemory int64) (pageRun, error) {
 	if len(pdf) == 0 {
 		return pageRun{}, errors.New("empty PDF")
@@ -498,37 +590,61 @@ func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels, maxMemor
 	cookie := (*C.fz_cookie)(C.calloc(1, C.size_t(unsafe.Sizeof(C.fz_cookie{}))))
 	defer C.free(unsafe.Pointer(cookie))
 
-	done := make(chan C.lectern_result, 1)
+	type outcome struct {
+		run pageRun
+		err error
+	}
+	done := make(chan outcome, 1)
 	go func() {
 		runtime.LockOSThread() // MuPDF's setjmp/longjmp must stay on one thread
 		defer runtime.UnlockOSThread()
-		done <- C.lectern_page((*C.uchar)(cpdf), C.size_t(len(pdf)), C.int(page), C.int(dpi), C.longlong(maxPixels), C.size_t(maxMemory), cookie)
+		run, err := pass(cpdf, len(pdf), page, dpi, maxPixels, maxMemory, cookie)
+		done <- outcome{run, err}
 	}()
-	var res C.lectern_result
-	aborted := false
 	select {
-	case res = <-done:
+	case out := <-done:
+		return out.run, out.err
 	case <-ctx.Done():
 		// Writing the abort flag is how MuPDF is meant to be stopped from
 		// another thread; the page loop polls it.
 		*(*C.int)(unsafe.Pointer(&cookie.abort)) = 1
-		aborted = true
-		res = <-done
+		<-done
+		return pageRun{}, fmt.Errorf("%w (%v)", errAborted, ctx.Err())
 	}
+}
+
+// pass is runPage's MuPDF work, on one OS thread: load the page, then
+// either its structured text, or its size, the Go pixels of that size and
+// the drawing into them.
+func pass(cpdf unsafe.Pointer, n, page, dpi int, maxPixels, maxMemory int64, cookie *C.fz_cookie) (pageRun, error) {
+	ps := C.lectern_load((*C.uchar)(cpdf), C.size_t(n), C.int(page), C.size_t(maxMemory))
+	if ps == nil {
+		return pageRun{}, errors.New("cannot allocate a MuPDF pass")
+	}
+	defer C.lectern_unload(ps)
+	var pixels []byte
+	if dpi == 0 {
+		C.lectern_text_page(ps, cookie)
+	} else {
+		C.lectern_render_size(ps, C.int(dpi), C.longlong(maxPixels))
+		if C.lectern_failed(ps) == 0 {
+			pixels = make([]byte, int(ps.r.w)*int(ps.r.h)*4)
+			// The pixels hold no Go pointers and MuPDF lets go of them
+			// before the call returns, so they may be passed as they are.
+			C.lectern_render_into(ps, (*C.uchar)(unsafe.Pointer(&pixels[0])), cookie)
+		}
+	}
+	res := &ps.r
 	defer C.free(unsafe.Pointer(res.data))
 	defer C.free(unsafe.Pointer(res.error))
 	defer C.free(unsafe.Pointer(res.first_error))
-	if aborted {
-		return pageRun{}, fmt.Errorf("%w (%v)", errAborted, ctx.Err())
-	}
 	if res.over_budget != 0 {
 		return pageRun{}, &memoryError{wanted: int64(res.wanted), budget: maxMemory}
 	}
 	if res.error != nil {
 		return pageRun{}, errors.New(C.GoString(res.error))
 	}
-	return pageRun{
-		data:       C.GoBytes(unsafe.Pointer(res.data), C.int(res.len)),
+	run := pageRun{
 		namesAt:    int(res.names_at),
 		w:          int(res.w),
 		h:          int(res.h),
@@ -536,16 +652,18 @@ func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels, maxMemor
 		height:     float64(res.ph),
 		errors:     int(res.errors),
 		firstError: C.GoString(res.first_error),
-	}, nil
+	}
+	if dpi == 0 {
+		run.data = C.GoBytes(unsafe.Pointer(res.data), C.int(res.len))
+	} else {
+		run.data = pixels
+	}
+	return run, nil
 }
 
-// rgbImage wraps packed RGB samples as an image.
+// rgbImage wraps a render's samples, already in image.RGBA's layout.
 func rgbImage(run pageRun) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, run.w, run.h))
-	for i, j := 0, 0; i+2 < len(run.data); i, j = i+3, j+4 {
-		img.Pix[j], img.Pix[j+1], img.Pix[j+2], img.Pix[j+3] = run.data[i], run.data[i+1], run.data[i+2], 0xff
-	}
-	return img
+	return &image.RGBA{Pix: run.data, Stride: 4 * run.w, Rect: image.Rect(0, 0, run.w, run.h)}
 }
 
 // errMuPDFPassword: MuPDF found the PDF needs a password.

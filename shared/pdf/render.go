@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"image"
-	"image/png"
 	"math"
 
 	"golang.org/x/image/draw"
@@ -75,17 +74,6 @@ func runLimited(ctx context.Context, data []byte, page, dpi int, lim Limits) (pa
 	default:
 		return pageRun{}, invalid(ReasonBrokenPage, page, "%v", err)
 	}
-}
-
-// EncodePNG encodes a render; renders are stored once and read many times,
-// but ingest latency matters more than a few percent of size.
-func EncodePNG(img image.Image) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // Thumbnail scales img to width pixels wide, keeping its aspect ratio.

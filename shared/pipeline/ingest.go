@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/pipeline/asl"
@@ -17,8 +18,11 @@ const JobKind = "magazine.ingest"
 type Ingest struct {
 	def   *asl.Definition
 	steps *Steps
-	// MaxConcurrency is how many pages run at once; 0 keeps the
-	// definition's default.
+	// MaxConcurrency is how many pages run at once in-process: the cores
+	// the process is given (GOMAXPROCS), as every page step is CPU work
+	// (MuPDF, encoding, Tesseract on one thread). 0 keeps the definition's
+	// default of 4, which Step Functions uses: there each page runs in
+	// Lambdas of its own.
 	MaxConcurrency int
 }
 
@@ -28,7 +32,7 @@ func NewIngest(definition []byte, steps *Steps) (*Ingest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ingest definition: %w", err)
 	}
-	return &Ingest{def: def, steps: steps}, nil
+	return &Ingest{def: def, steps: steps, MaxConcurrency: runtime.GOMAXPROCS(0)}, nil
 }
 
 // Steps returns the handlers' owner (for re-deriving figures on demand).

@@ -73,14 +73,25 @@ func (p *pagePDFs) last(want int) int {
 	return want
 }
 
-// render draws page n at dpi (pdf.Render).
-func (p *pagePDFs) render(ctx context.Context, n, dpi int) (*image.RGBA, error) {
-	data, at, err := p.page(ctx, n)
+// render draws a page at dpi (pdf.Render) once its pixels fit in the
+// process's render memory (Pages.reserve). The caller calls release when it
+// is done with the pixels it works on at once (encoding them, reading
+// them): the image itself may live on, in the render cache.
+func (p *pagePDFs) render(ctx context.Context, page magazine.Page, dpi int) (img *image.RGBA, release func(), err error) {
+	data, at, err := p.page(ctx, page.Number)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	img, err := pdf.Render(ctx, data, at, dpi, p.m.Limits)
-	return img, pageNumbered(err, n)
+	release, err = p.m.reserve(ctx, renderBytes(page, dpi))
+	if err != nil {
+		return nil, nil, err
+	}
+	img, err = pdf.Render(ctx, data, at, dpi, p.m.Limits)
+	if err != nil {
+		release()
+		return nil, nil, pageNumbered(err, page.Number)
+	}
+	return img, release, nil
 }
 
 // text reads page n's text layer (pdf.TextLayer). Recognize reads each page

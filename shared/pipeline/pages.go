@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/magazine/lexicon"
 	"github.com/lectern/lectern/shared/pdf"
+	"golang.org/x/sync/semaphore"
 )
 
 // Pages is the page media that ingest and review share: the uploaded PDF
@@ -36,9 +38,55 @@ type Pages struct {
 	// text layer and Tesseract only.
 	OCR func(ctx context.Context) (OCRChain, error)
 
+	// RenderMemory bounds the pixels of the renders being drawn and worked
+	// on at once, across every ingest and review edit in the process: a
+	// page waits for room rather than take the process past it. 0 means
+	// DefaultRenderMemory.
+	RenderMemory int64
+
 	renders recent[image.Image]
 	texts   recent[magazine.TextPage] // by issue and page; deep copies out
 	words   lexicon.Lazy              // loaded the first time a text layer is judged
+
+	inflightOnce sync.Once
+	inflight     *semaphore.Weighted
+	inflightCap  int64
+}
+
+// DefaultRenderMemory lets about eighteen letter-size pages at 150 DPI (four
+// at Tesseract's 300) be drawn at once.
+const DefaultRenderMemory = 256 << 20
+
+// renderBytes is what drawing a page at dpi holds at its peak: the RGBA
+// image MuPDF draws into (4 bytes a pixel) and its PNG (at worst the 3
+// bytes of RGB it does not compress). The pixel box is MuPDF's
+// (fz_round_rect): a page of 612 points at 150 DPI is 1275 pixels wide, not
+// 1276. A page of unknown size counts as US Letter.
+func renderBytes(page magazine.Page, dpi int) int64 {
+	w, h := page.Width, page.Height
+	if w <= 0 || h <= 0 {
+		w, h = 612, 792
+	}
+	scale := float64(dpi) / 72
+	px := func(points float64) int64 { return int64(math.Ceil(points*scale - 0.001)) }
+	return px(w) * px(h) * (4 + 3)
+}
+
+// reserve waits until n more bytes of renders fit in RenderMemory (a render
+// bigger than all of it waits for it all) and returns what gives them back.
+func (m *Pages) reserve(ctx context.Context, n int64) (release func(), err error) {
+	m.inflightOnce.Do(func() {
+		m.inflightCap = m.RenderMemory
+		if m.inflightCap <= 0 {
+			m.inflightCap = DefaultRenderMemory
+		}
+		m.inflight = semaphore.NewWeighted(m.inflightCap)
+	})
+	n = min(max(n, 1), m.inflightCap)
+	if err := m.inflight.Acquire(ctx, n); err != nil {
+		return nil, err
+	}
+	return sync.OnceFunc(func() { m.inflight.Release(n) }), nil
 }
 
 // Source reads an issue's uploaded PDF.
@@ -55,10 +103,11 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 		return 0, err
 	}
 	dpi := pdf.FitDPI(page.Width, page.Height, m.dpi(), m.Limits.MaxRenderPixels)
-	img, err := pdfs.render(ctx, page.Number, dpi)
+	img, release, err := pdfs.render(ctx, page, dpi)
 	if err != nil {
 		return 0, err
 	}
+	defer release()
 	full, err := pdf.EncodePNG(img)
 	if err != nil {
 		return 0, err
@@ -79,8 +128,10 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 }
 
 // Refine runs the figure pass on a page and cuts each picture's crop from the
-// render's own pixels.
+// render's own pixels. It is the ingest's last reader of the render Draw
+// kept, so the cache lets go of it.
 func (m *Pages) Refine(ctx context.Context, page magazine.Page) (magazine.Page, error) {
+	defer m.renders.drop(page.RenderKey)
 	scale := float64(page.DPI) / 72
 	if page.RenderKey != "" && !slices.ContainsFunc(page.Regions, func(r magazine.Region) bool { return magazine.IsVisual(r.Kind) }) {
 		// No picture to refine or crop: RefineFigures only copies the
@@ -156,7 +207,7 @@ func (m *Pages) ReadCrop(ctx context.Context, key string) ([]byte, error) {
 }
 
 func (m *Pages) cut(ctx context.Context, img image.Image, page magazine.Page, r magazine.Region, rev int64) (string, error) {
-	crop, err := magazine.CropPixels(img, magazine.PixelRect(r.BBox, float64(page.DPI)/72, img.Bounds()))
+	crop, err := cropView(img, magazine.PixelRect(r.BBox, float64(page.DPI)/72, img.Bounds()))
 	if err != nil {
 		return "", &StepError{Reason: "bad-box", Page: page.Number, Detail: err.Error()}
 	}
@@ -166,6 +217,22 @@ func (m *Pages) cut(ctx context.Context, img image.Image, page magazine.Page, r 
 	}
 	key := issues.CropKey(page.IssueID, page.Number, r.ID, rev)
 	return key, m.put(ctx, key, b)
+}
+
+// cropView is the render's pixels inside r, without copying them when the
+// image can be viewed in part (every render can): the encoder reads them
+// where they are.
+func cropView(img image.Image, r image.Rectangle) (image.Image, error) {
+	sub, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	})
+	if !ok {
+		return magazine.CropPixels(img, r)
+	}
+	if r = r.Intersect(img.Bounds()); r.Empty() {
+		return nil, errors.New("crop: the box is outside the render")
+	}
+	return sub.SubImage(r), nil
 }
 
 // ReadArea reads the text inside a box of a page: the PDF's own text layer
@@ -223,10 +290,11 @@ func textInside(blocks []magazine.TextBlock, box magazine.BBox) (string, bool) {
 // the box lies outside the page.
 func (m *Pages) areaImage(ctx context.Context, pdfs *pagePDFs, page magazine.Page, box magazine.BBox) (PageImage, bool, error) {
 	dpi := m.ocrDPI(page)
-	full, err := pdfs.render(ctx, page.Number, dpi)
+	full, release, err := pdfs.render(ctx, page, dpi)
 	if err != nil {
 		return PageImage{}, false, err
 	}
+	defer release()
 	crop, err := magazine.CropPixels(full, magazine.PixelRect(box, float64(dpi)/72, full.Bounds()))
 	if err != nil {
 		return PageImage{}, false, nil
@@ -372,6 +440,13 @@ func (c *recent[T]) get(key string) (T, bool) {
 	}
 	var zero T
 	return zero, false
+}
+
+// drop forgets key's value, if it is there.
+func (c *recent[T]) drop(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = slices.DeleteFunc(c.entries, func(e recentEntry[T]) bool { return e.key == key })
 }
 
 func (c *recent[T]) put(key string, val T, size int) {

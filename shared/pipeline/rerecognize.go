@@ -211,10 +211,11 @@ func readFailure(ctx context.Context, engine, where string, err error) error {
 
 // pageImage renders the whole page at dpi for an engine.
 func (m *Pages) pageImage(ctx context.Context, pdfs *pagePDFs, page magazine.Page, dpi int) (PageImage, error) {
-	img, err := pdfs.render(ctx, page.Number, dpi)
+	img, release, err := pdfs.render(ctx, page, dpi)
 	if err != nil {
 		return PageImage{}, err
 	}
+	defer release()
 	b, err := pdf.EncodePNG(img)
 	return PageImage{PNG: b, Width: img.Bounds().Dx(), Height: img.Bounds().Dy(), DPI: dpi}, err
 }
