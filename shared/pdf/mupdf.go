@@ -454,6 +454,12 @@ static void lectern_render_into(lectern_pass *ps, unsigned char *samples, fz_coo
 		dev = fz_new_draw_device(ctx, ps->ctm, pix);
 		fz_run_page(ctx, ps->page, dev, fz_identity, cookie);
 		fz_close_device(ctx, dev);
+		// Blending over the paper can round its alpha down to 254 (seen
+		// under transparency groups); the page is opaque, as drawn without
+		// alpha it would be.
+		size_t n = (size_t)ps->r.w * ps->r.h * 4;
+		for (size_t i = 3; i < n; i += 4)
+			samples[i] = 0xff;
 		if (cookie)
 			ps->r.errors += cookie->errors;
 	}

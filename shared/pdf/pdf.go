@@ -105,6 +105,9 @@ type PageBox struct {
 type Info struct {
 	Pages []PageBox
 	Title string
+	// parsed is pdfcpu's reading of the file, when pdfcpu could read it:
+	// Info.SplitPages cuts pages from it rather than parse the file again.
+	parsed *model.Context
 }
 
 // Inspect validates a whole PDF with pdfcpu and returns its page boxes. A
@@ -150,7 +153,7 @@ func Inspect(data []byte, lim Limits) (Info, error) {
 		// every page would fail there.
 		return Info{}, invalid(ReasonCorrupt, 0, "the page tree names %d pages but none of their objects is in the file: it is damaged or cut short", ctx.PageCount)
 	}
-	info := Info{Pages: make([]PageBox, len(dims))}
+	info := Info{Pages: make([]PageBox, len(dims)), parsed: ctx}
 	for i, d := range dims {
 		info.Pages[i] = PageBox{Width: d.Width, Height: d.Height}
 	}

@@ -6,6 +6,9 @@ import (
 	"image/color"
 	"image/png"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -136,4 +139,33 @@ func timed(f func()) float64 {
 	start := time.Now()
 	f()
 	return time.Since(start).Seconds()
+}
+
+// MuPDF draws into the RGBA image itself, over opaque paper; blending (the
+// Federal Register sample's first page has a transparency group) can round
+// the paper's alpha down to 254, which a PNG would keep as a see-through
+// page. Renders come out opaque.
+func TestRendersAreOpaque(t *testing.T) {
+	for _, path := range splitPDFs(t) {
+		if !strings.Contains(path, "magazines") {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := Inspect(data, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for page := 1; page <= min(2, len(info.Pages)); page++ {
+			img, err := Render(t.Context(), data, page, 150, DefaultLimits())
+			if err != nil {
+				t.Fatalf("%s page %d: %v", path, page, err)
+			}
+			if !img.Opaque() {
+				t.Errorf("%s page %d: the render is not opaque", filepath.Base(path), page)
+			}
+		}
+	}
 }

@@ -34,9 +34,10 @@ func splitPDFs(t *testing.T) []string {
 	return files
 }
 
-// A page cut out on its own renders to the same pixels and gives the same
-// text layer as that page of the whole file. Files pdfcpu cannot split
-// are listed with why (their pages are read from the whole file).
+// A page cut out on its own (from what Inspect parsed, as Prepare cuts it)
+// renders to the same pixels and gives the same text layer as that page of
+// the whole file. Files pdfcpu cannot split are listed with why (their
+// pages are read from the whole file).
 //
 //	LECTERN_SAMPLE_DATA=/work/shared/data go test -run TestEvalSplitPageSameAsWhole -v ./shared/pdf
 func TestEvalSplitPageSameAsWhole(t *testing.T) {
@@ -68,7 +69,7 @@ func TestEvalSplitPageSameAsWhole(t *testing.T) {
 			pages := len(info.Pages)
 			var wholeSize, pagesSize, split int
 			wholeSize = len(data)
-			err = SplitPages(data, func(n int, single []byte, err error) error {
+			err = info.SplitPages(data, func(n int, single []byte, err error) error {
 				if err != nil {
 					t.Logf("page %d read from the whole file: %v", n, err)
 					return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lectern/lectern/shared/issues"
+	"github.com/lectern/lectern/shared/pdf"
 )
 
 // BenchmarkPrepareSplit times Prepare, which now cuts the upload into one
@@ -36,8 +37,12 @@ func BenchmarkPrepareSplit(b *testing.B) {
 				}
 				prepare += time.Since(start)
 				pages = out.PageCount
+				info, err := pdf.Inspect(data, f.steps.Pages.Limits)
+				if err != nil {
+					b.Fatal(err)
+				}
 				start = time.Now()
-				if err := f.steps.splitPages(b.Context(), id, data, pages); err != nil {
+				if err := f.steps.splitPages(b.Context(), id, data, info); err != nil {
 					b.Fatal(err)
 				}
 				split += time.Since(start)

@@ -138,7 +138,7 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 		pages[i] = i + 1
 	}
 	// Each page step then reads only its own page.
-	if err := s.splitPages(ctx, id, data, len(pages)); err != nil {
+	if err := s.splitPages(ctx, id, data, info); err != nil {
 		return PrepareOutput{}, err
 	}
 	_, err = s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
