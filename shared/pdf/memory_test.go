@@ -39,9 +39,9 @@ func TestMuPDFMemoryBudgetFailsThePageAlone(t *testing.T) {
 	data := build(inlineBombPDF)
 	lim := DefaultLimits()
 	for _, dpi := range []int{0, 150} { // structured text, then a render
-		_, err := runLimited(t.Context(), data, 1, dpi, lim)
+		_, err := runLimited(t.Context(), data, 1, passWant{dpi: dpi}, lim)
 		wantRefusal(t, err, ReasonMemoryBudget, 1, "over memory budget", "7.0 GiB", "512.0 MiB")
-		run, err := runLimited(t.Context(), data, 2, dpi, lim)
+		run, err := runLimited(t.Context(), data, 2, passWant{dpi: dpi}, lim)
 		if err != nil || run.width != 612 {
 			t.Fatalf("page 2 at %d DPI: %+v, %v", dpi, run.width, err)
 		}
@@ -54,11 +54,11 @@ func TestPicturesWithinTheMemoryBudgetStillDraw(t *testing.T) {
 	data := build(func(d *pdftest.Doc) { d.AddPage(612, 792).InlineBomb(6000) })
 	lim := DefaultLimits()
 	lim.MaxMemoryBytes = 200 << 20
-	if _, err := runLimited(t.Context(), data, 1, 150, lim); err != nil {
+	if _, err := runLimited(t.Context(), data, 1, passWant{dpi: 150}, lim); err != nil {
 		t.Fatalf("render: %v", err)
 	}
 	lim.MaxMemoryBytes = 64 << 20
-	_, err := runLimited(t.Context(), data, 1, 150, lim)
+	_, err := runLimited(t.Context(), data, 1, passWant{dpi: 150}, lim)
 	wantRefusal(t, err, ReasonMemoryBudget, 1, "64.0 MiB")
 }
 

@@ -554,12 +554,21 @@ import (
 
 // pageRun is what one MuPDF pass over a page produced.
 type pageRun struct {
-	data          []byte
-	namesAt       int     // structured text: where the font names start in data
+	pixels        []byte  // render passes: RGBA samples, w×h
+	text          []byte  // text passes: glyph records, then the font names
+	namesAt       int     // where the font names start in text
+	textErr       error   // a render that also read the text: why the text could not be read
 	w, h          int     // render pixels (render passes only)
 	width, height float64 // page size in points
 	errors        int     // errors MuPDF recovered from (a broken content stream, a bad image)
 	firstError    string  // the first of them
+}
+
+// passWant is what a pass over a page makes: a render at dpi (0: none),
+// its structured text, or both from the one loaded page.
+type passWant struct {
+	dpi  int
+	text bool
 }
 
 // The glyph records the shim writes are read in text.go (stextGlyph); the
@@ -579,13 +588,13 @@ func (e *memoryError) Error() string {
 	return fmt.Sprintf("over memory budget: MuPDF asked for %s at once; a page may use at most %s", humanBytes(e.wanted), humanBytes(e.budget))
 }
 
-// runPage runs MuPDF on one page (0-based). dpi 0 extracts structured text;
-// otherwise it renders at dpi, as opaque RGBA samples drawn straight into
-// Go memory (image.RGBA's layout). When ctx ends, MuPDF's cookie is set to
+// runPage runs MuPDF on one page (0-based): its structured text, a render
+// at want.dpi as opaque RGBA samples drawn straight into Go memory
+// (image.RGBA's layout), or both. When ctx ends, MuPDF's cookie is set to
 // abort, so a hostile page cannot hold a worker: the call returns soon
 // after. MuPDF holds at most maxMemory bytes at once; past that its
 // allocations fail and the page fails with a *memoryError.
-func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels, maxMemory int64) (pageRun, error) {
+func runPage(ctx context.Context, pdf []byte, page int, want passWant, maxPixels, maxMemory int64) (pageRun, error) {
 	if len(pdf) == 0 {
 		return pageRun{}, errors.New("empty PDF")
 	}
@@ -604,7 +613,7 @@ func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels, maxMemor
 	go func() {
 		runtime.LockOSThread() // MuPDF's setjmp/longjmp must stay on one thread
 		defer runtime.UnlockOSThread()
-		run, err := pass(cpdf, len(pdf), page, dpi, maxPixels, maxMemory, cookie)
+		run, err := pass(cpdf, len(pdf), page, want, maxPixels, maxMemory, cookie)
 		done <- outcome{run, err}
 	}()
 	select {
@@ -619,57 +628,68 @@ func runPage(ctx context.Context, pdf []byte, page, dpi int, maxPixels, maxMemor
 	}
 }
 
-// pass is runPage's MuPDF work, on one OS thread: load the page, then
-// either its structured text, or its size, the Go pixels of that size and
-// the drawing into them.
-func pass(cpdf unsafe.Pointer, n, page, dpi int, maxPixels, maxMemory int64, cookie *C.fz_cookie) (pageRun, error) {
+// pass is runPage's MuPDF work, on one OS thread: load the page; for a
+// render, size it, allocate the Go pixels and draw into them; for the text,
+// run the page through MuPDF's structured text. A render that also reads
+// the text reads it from the page already loaded, its fonts already read,
+// and keeps the render when only the text fails.
+func pass(cpdf unsafe.Pointer, n, page int, want passWant, maxPixels, maxMemory int64, cookie *C.fz_cookie) (pageRun, error) {
 	ps := C.lectern_load((*C.uchar)(cpdf), C.size_t(n), C.int(page), C.size_t(maxMemory))
 	if ps == nil {
 		return pageRun{}, errors.New("cannot allocate a MuPDF pass")
 	}
 	defer C.lectern_unload(ps)
-	var pixels []byte
-	if dpi == 0 {
-		C.lectern_text_page(ps, cookie)
-	} else {
-		C.lectern_render_size(ps, C.int(dpi), C.longlong(maxPixels))
+	res := &ps.r
+	defer func() {
+		C.free(unsafe.Pointer(res.data))
+		C.free(unsafe.Pointer(res.error))
+		C.free(unsafe.Pointer(res.first_error))
+	}()
+	var run pageRun
+	if want.dpi > 0 {
+		C.lectern_render_size(ps, C.int(want.dpi), C.longlong(maxPixels))
 		if C.lectern_failed(ps) == 0 {
-			pixels = make([]byte, int(ps.r.w)*int(ps.r.h)*4)
+			run.pixels = make([]byte, int(res.w)*int(res.h)*4)
 			// The pixels hold no Go pointers and MuPDF lets go of them
 			// before the call returns, so they may be passed as they are.
-			C.lectern_render_into(ps, (*C.uchar)(unsafe.Pointer(&pixels[0])), cookie)
+			C.lectern_render_into(ps, (*C.uchar)(unsafe.Pointer(&run.pixels[0])), cookie)
 		}
-	}
-	res := &ps.r
-	defer C.free(unsafe.Pointer(res.data))
-	defer C.free(unsafe.Pointer(res.error))
-	defer C.free(unsafe.Pointer(res.first_error))
-	if res.over_budget != 0 {
-		return pageRun{}, &memoryError{wanted: int64(res.wanted), budget: maxMemory}
-	}
-	if res.error != nil {
-		return pageRun{}, errors.New(C.GoString(res.error))
-	}
-	run := pageRun{
-		namesAt:    int(res.names_at),
-		w:          int(res.w),
-		h:          int(res.h),
-		width:      float64(res.pw),
-		height:     float64(res.ph),
-		errors:     int(res.errors),
-		firstError: C.GoString(res.first_error),
-	}
-	if dpi == 0 {
-		run.data = C.GoBytes(unsafe.Pointer(res.data), C.int(res.len))
 	} else {
-		run.data = pixels
+		C.lectern_text_page(ps, cookie)
+	}
+	if err := passFailure(res, maxMemory); err != nil {
+		return pageRun{}, err
+	}
+	run.w, run.h = int(res.w), int(res.h)
+	run.width, run.height = float64(res.pw), float64(res.ph)
+	run.errors, run.firstError = int(res.errors), C.GoString(res.first_error)
+	if want.dpi > 0 && want.text {
+		// The cookie counts the render's recovered errors already.
+		*(*C.int)(unsafe.Pointer(&cookie.errors)) = 0
+		C.lectern_text_page(ps, cookie)
+		run.textErr = passFailure(res, maxMemory)
+	}
+	if (want.dpi == 0 || want.text) && run.textErr == nil {
+		run.text = C.GoBytes(unsafe.Pointer(res.data), C.int(res.len))
+		run.namesAt = int(res.names_at)
 	}
 	return run, nil
 }
 
+// passFailure is the pass's failure so far, or nil.
+func passFailure(res *C.lectern_result, maxMemory int64) error {
+	if res.over_budget != 0 {
+		return &memoryError{wanted: int64(res.wanted), budget: maxMemory}
+	}
+	if res.error != nil {
+		return errors.New(C.GoString(res.error))
+	}
+	return nil
+}
+
 // rgbImage wraps a render's samples, already in image.RGBA's layout.
 func rgbImage(run pageRun) *image.RGBA {
-	return &image.RGBA{Pix: run.data, Stride: 4 * run.w, Rect: image.Rect(0, 0, run.w, run.h)}
+	return &image.RGBA{Pix: run.pixels, Stride: 4 * run.w, Rect: image.Rect(0, 0, run.w, run.h)}
 }
 
 // errMuPDFPassword: MuPDF found the PDF needs a password.

@@ -15,15 +15,22 @@ var errNoMuPDF = errors.New("this build has no MuPDF (built without cgo)")
 var errAborted = errors.New("stopped: the page took too long")
 
 type pageRun struct {
-	data          []byte
+	pixels        []byte
+	text          []byte
 	namesAt       int
+	textErr       error
 	w, h          int
 	width, height float64
 	errors        int
 	firstError    string
 }
 
-func runPage(context.Context, []byte, int, int, int64, int64) (pageRun, error) {
+type passWant struct {
+	dpi  int
+	text bool
+}
+
+func runPage(context.Context, []byte, int, passWant, int64, int64) (pageRun, error) {
 	return pageRun{}, errNoMuPDF
 }
 

@@ -1,10 +1,12 @@
 package pdf
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"image"
 	"image/color"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -93,6 +95,35 @@ func TestRender(t *testing.T) {
 	png, err := EncodePNG(thumb)
 	if err != nil || !strings.HasPrefix(string(png), "\x89PNG") {
 		t.Errorf("EncodePNG = %d bytes, %v", len(png), err)
+	}
+}
+
+// One pass for both gives what a render and a text layer apart give.
+func TestRenderWithTextIsRenderAndTextLayer(t *testing.T) {
+	data := build(article)
+	lim := DefaultLimits()
+	drawn, err := RenderWithText(t.Context(), data, 1, 150, lim)
+	if err != nil || drawn.TextErr != nil {
+		t.Fatalf("RenderWithText: %v, text: %v", err, drawn.TextErr)
+	}
+	img, err := Render(t.Context(), data, 1, 150, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if drawn.Image.Rect != img.Rect || !bytes.Equal(drawn.Image.Pix, img.Pix) {
+		t.Error("the render differs from Render's")
+	}
+	tp, err := TextLayer(t.Context(), data, 1, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(drawn.Text, tp) || len(tp.Blocks) == 0 {
+		t.Errorf("text layer = %+v\nwant TextLayer's %+v", drawn.Text, tp)
+	}
+	// A page over the render budget is refused whole, as Render refuses it.
+	lim.MaxRenderPixels = 1000
+	if _, err := RenderWithText(t.Context(), data, 1, 150, lim); err == nil {
+		t.Error("a render over the pixel budget was drawn")
 	}
 }
 

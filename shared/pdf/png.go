@@ -56,23 +56,21 @@ func encodeOpaqueRGBA(img *image.RGBA) ([]byte, error) {
 		return nil, err
 	}
 	row := make([]byte, 1+3*w) // filter byte, then the filtered row
-	prev := make([]byte, 3*w)  // the row above, unfiltered (zeros above the first)
-	cur := make([]byte, 3*w)
+	row[0] = pngUp
+	above := make([]byte, 4*w) // the row above as RGBA: zeros above the first
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		px := img.Pix[img.PixOffset(b.Min.X, y):]
-		for x, i := 0, 0; x < w; x, i = x+1, i+3 {
-			p := px[4*x : 4*x+3 : 4*x+3]
-			cur[i], cur[i+1], cur[i+2] = p[0], p[1], p[2]
-		}
-		row[0] = pngUp
+		start := img.PixOffset(b.Min.X, y)
+		here := img.Pix[start : start+4*w : start+4*w]
 		out := row[1:]
-		for i := range cur {
-			out[i] = cur[i] - prev[i]
+		// RGB less the RGB above, in one pass over both rows.
+		for x, i := 0, 0; x+3 < len(here) && i+2 < len(out); x, i = x+4, i+3 {
+			p, q := here[x:x+3:x+3], above[x:x+3:x+3]
+			out[i], out[i+1], out[i+2] = p[0]-q[0], p[1]-q[1], p[2]-q[2]
 		}
 		if _, err := zw.Write(row); err != nil {
 			return nil, err
 		}
-		prev, cur = cur, prev
+		above = here
 	}
 	if err := zw.Close(); err != nil {
 		return nil, err

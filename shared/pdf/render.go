@@ -7,6 +7,7 @@ import (
 	"image"
 	"math"
 
+	"github.com/lectern/lectern/shared/magazine"
 	"golang.org/x/image/draw"
 )
 
@@ -17,11 +18,38 @@ func Render(ctx context.Context, data []byte, page, dpi int, lim Limits) (*image
 	if err := CheckPage(data, page, lim); err != nil {
 		return nil, err
 	}
-	run, err := runLimited(ctx, data, page, dpi, lim)
+	run, err := runLimited(ctx, data, page, passWant{dpi: dpi}, lim)
 	if err != nil {
 		return nil, err
 	}
 	return rgbImage(run), nil
+}
+
+// Drawn is a page rendered and its text layer read in one MuPDF pass.
+type Drawn struct {
+	Image *image.RGBA
+	Text  magazine.TextPage
+	// TextErr says why the text layer could not be read; the render
+	// stands (TextLayer would refuse the page with the same error).
+	TextErr error
+}
+
+// RenderWithText draws a page as Render does and reads its text layer as
+// TextLayer does, in one pass: the page is checked, loaded and its fonts
+// read once, where a render and a text layer apart cost all of that twice.
+func RenderWithText(ctx context.Context, data []byte, page, dpi int, lim Limits) (Drawn, error) {
+	if err := CheckPage(data, page, lim); err != nil {
+		return Drawn{}, err
+	}
+	run, err := runLimited(ctx, data, page, passWant{dpi: dpi, text: true}, lim)
+	if err != nil {
+		return Drawn{}, err
+	}
+	d := Drawn{Image: rgbImage(run), TextErr: pageFailure(run.textErr, page, lim)}
+	if d.TextErr == nil {
+		d.Text, d.TextErr = textPage(run, page)
+	}
+	return d, nil
 }
 
 // MinFitDPI is the lowest resolution FitDPI goes down to: below it a page
@@ -52,27 +80,36 @@ func FitDPI(width, height float64, want int, maxPixels int64) int {
 // runLimited runs one MuPDF pass with the page timeout and turns its
 // failures into page errors. A context the caller cancels stays a plain
 // context error so the caller can tell shutdown from a hostile page.
-func runLimited(ctx context.Context, data []byte, page, dpi int, lim Limits) (pageRun, error) {
+func runLimited(ctx context.Context, data []byte, page int, want passWant, lim Limits) (pageRun, error) {
 	tctx, cancel := context.WithTimeout(ctx, lim.PageTimeout)
 	defer cancel()
-	run, err := runPage(tctx, data, page-1, dpi, lim.MaxRenderPixels, lim.MaxMemoryBytes)
-	switch {
-	case err == nil:
+	run, err := runPage(tctx, data, page-1, want, lim.MaxRenderPixels, lim.MaxMemoryBytes)
+	if err == nil {
 		// Errors MuPDF recovered from (a repaired xref, a missing builtin
 		// font, a bad image) leave a page it could draw: the page ingests
 		// with what was drawn. Undecodable drawing instructions are refused
 		// before MuPDF runs (CheckPage).
 		return run, nil
-	case ctx.Err() != nil:
+	}
+	if ctx.Err() != nil {
 		return pageRun{}, ctx.Err()
+	}
+	return pageRun{}, pageFailure(err, page, lim)
+}
+
+// pageFailure turns a failed MuPDF pass into the page's refusal.
+func pageFailure(err error, page int, lim Limits) error {
+	switch {
+	case err == nil:
+		return nil
 	case errors.As(err, new(*memoryError)):
-		return pageRun{}, invalid(ReasonMemoryBudget, page, "%v", err)
+		return invalid(ReasonMemoryBudget, page, "%v", err)
 	case errors.Is(err, errAborted):
-		return pageRun{}, invalid(ReasonTimeout, page, "MuPDF took longer than %s", lim.PageTimeout)
+		return invalid(ReasonTimeout, page, "MuPDF took longer than %s", lim.PageTimeout)
 	case bytes.Contains([]byte(err.Error()), []byte("over the budget")):
-		return pageRun{}, invalid(ReasonRenderBudget, page, "%v", err)
+		return invalid(ReasonRenderBudget, page, "%v", err)
 	default:
-		return pageRun{}, invalid(ReasonBrokenPage, page, "%v", err)
+		return invalid(ReasonBrokenPage, page, "%v", err)
 	}
 }
 

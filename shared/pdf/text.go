@@ -28,11 +28,16 @@ func TextLayer(ctx context.Context, data []byte, page int, lim Limits) (magazine
 	if err := CheckPage(data, page, lim); err != nil {
 		return magazine.TextPage{}, err
 	}
-	run, err := runLimited(ctx, data, page, 0, lim)
+	run, err := runLimited(ctx, data, page, passWant{text: true}, lim)
 	if err != nil {
 		return magazine.TextPage{}, err
 	}
-	glyphs, fonts, err := decodeStext(run.data, run.namesAt)
+	return textPage(run, page)
+}
+
+// textPage builds the text layer from a pass's structured text.
+func textPage(run pageRun, page int) (magazine.TextPage, error) {
+	glyphs, fonts, err := decodeStext(run.text, run.namesAt)
 	if err != nil {
 		return magazine.TextPage{}, invalid(ReasonBrokenPage, page, "structured text: %v", err)
 	}

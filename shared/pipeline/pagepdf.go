@@ -78,6 +78,18 @@ func (p *pagePDFs) last(want int) int {
 // is done with the pixels it works on at once (encoding them, reading
 // them): the image itself may live on, in the render cache.
 func (p *pagePDFs) render(ctx context.Context, page magazine.Page, dpi int) (img *image.RGBA, release func(), err error) {
+	return p.draw(ctx, page, dpi, false)
+}
+
+// draw is render; withText also reads the page's text layer in the same
+// MuPDF pass (pdf.RenderWithText) and keeps it for text to hand out,
+// unless it is kept already (Recognize reads a page's neighbours, so the
+// next page's layer is often read before that page is drawn).
+func (p *pagePDFs) draw(ctx context.Context, page magazine.Page, dpi int, withText bool) (img *image.RGBA, release func(), err error) {
+	if withText {
+		_, kept := p.m.texts.get(p.textKey(page.Number))
+		withText = !kept
+	}
 	data, at, err := p.page(ctx, page.Number)
 	if err != nil {
 		return nil, nil, err
@@ -86,7 +98,17 @@ func (p *pagePDFs) render(ctx context.Context, page magazine.Page, dpi int) (img
 	if err != nil {
 		return nil, nil, err
 	}
-	img, err = pdf.Render(ctx, data, at, dpi, p.m.Limits)
+	if withText {
+		var drawn pdf.Drawn
+		if drawn, err = pdf.RenderWithText(ctx, data, at, dpi, p.m.Limits); err == nil {
+			img = drawn.Image
+			if drawn.TextErr == nil {
+				p.m.texts.put(p.textKey(page.Number), cloneTextPage(drawn.Text), textCacheSize)
+			}
+		}
+	} else {
+		img, err = pdf.Render(ctx, data, at, dpi, p.m.Limits)
+	}
 	if err != nil {
 		release()
 		return nil, nil, pageNumbered(err, page.Number)
@@ -94,11 +116,13 @@ func (p *pagePDFs) render(ctx context.Context, page magazine.Page, dpi int) (img
 	return img, release, nil
 }
 
+func (p *pagePDFs) textKey(n int) string { return fmt.Sprintf("%s/%d", p.id, n) }
+
 // text reads page n's text layer (pdf.TextLayer). Recognize reads each page
 // and its neighbours, so a layer read once is kept (Pages.texts) and handed
 // out as a copy: callers may change what they get.
 func (p *pagePDFs) text(ctx context.Context, n int) (magazine.TextPage, error) {
-	key := fmt.Sprintf("%s/%d", p.id, n)
+	key := p.textKey(n)
 	if tp, ok := p.m.texts.get(key); ok {
 		return cloneTextPage(tp), nil
 	}

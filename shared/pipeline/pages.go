@@ -38,6 +38,11 @@ type Pages struct {
 	// text layer and Tesseract only.
 	OCR func(ctx context.Context) (OCRChain, error)
 
+	// TextWithRender has Draw read each page's text layer in the pass that
+	// renders it and keep it for Recognize: locally Recognize runs next in
+	// the same process, so the page is loaded and its fonts read once. In
+	// AWS each step is a Lambda of its own, and Draw renders only.
+	TextWithRender bool
 	// RenderMemory bounds the pixels of the renders being drawn and worked
 	// on at once, across every ingest and review edit in the process: a
 	// page waits for room rather than take the process past it. 0 means
@@ -103,7 +108,7 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 		return 0, err
 	}
 	dpi := pdf.FitDPI(page.Width, page.Height, m.dpi(), m.Limits.MaxRenderPixels)
-	img, release, err := pdfs.render(ctx, page, dpi)
+	img, release, err := pdfs.draw(ctx, page, dpi, m.TextWithRender)
 	if err != nil {
 		return 0, err
 	}
