@@ -336,11 +336,15 @@ func (p *figurePass) inkMap(win image.Rectangle, exclude []image.Rectangle) *ink
 	clear(sum[:w+1])
 	for y := range h {
 		var run int32
-		above, here := sum[y*(w+1):], sum[(y+1)*(w+1):]
-		here[0] = 0
-		for x, c := range cells[y*w : (y+1)*w] {
+		row := cells[y*w : (y+1)*w]
+		// Both rows cut to the row's length, so the loop runs without
+		// bounds checks (a page's table is millions of cells).
+		above, here := sum[y*(w+1)+1:(y+1)*(w+1)], sum[(y+1)*(w+1)+1:(y+2)*(w+1)]
+		sum[(y+1)*(w+1)] = 0
+		above, here = above[:len(row)], here[:len(row)]
+		for x, c := range row {
 			run += int32(c)
-			here[x+1] = above[x+1] + run
+			here[x] = above[x] + run
 		}
 	}
 	return &inkMap{win: win, sum: sum, w: w}
