@@ -435,13 +435,40 @@ func PixelRect(b BBox, scale float64, bounds image.Rectangle) image.Rectangle {
 // CropPixels copies exactly the render's pixels inside r into a new image
 // with its origin at 0,0, so the crop never aliases the render's buffer.
 func CropPixels(render image.Image, r image.Rectangle) (*image.RGBA, error) {
-	r = r.Intersect(render.Bounds())
-	if r.Empty() {
-		return nil, errors.New("crop: the box is outside the render")
+	r, err := cropRect(render, r)
+	if err != nil {
+		return nil, err
 	}
 	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	draw.Draw(dst, dst.Bounds(), render, r.Min, draw.Src)
 	return dst, nil
+}
+
+// CropView is the render's pixels inside r without copying them, in the
+// render's own coordinates, for a reader such as an encoder: the view
+// shares the render's buffer. A render that cannot be viewed in part is
+// copied (CropPixels).
+func CropView(render image.Image, r image.Rectangle) (image.Image, error) {
+	sub, ok := render.(interface {
+		SubImage(image.Rectangle) image.Image
+	})
+	if !ok {
+		return CropPixels(render, r)
+	}
+	r, err := cropRect(render, r)
+	if err != nil {
+		return nil, err
+	}
+	return sub.SubImage(r), nil
+}
+
+// cropRect clips r to the render; a box outside it has nothing to crop.
+func cropRect(render image.Image, r image.Rectangle) (image.Rectangle, error) {
+	r = r.Intersect(render.Bounds())
+	if r.Empty() {
+		return r, errors.New("crop: the box is outside the render")
+	}
+	return r, nil
 }
 
 // inkPlane marks every pixel darker than InkLuminance.

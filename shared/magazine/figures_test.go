@@ -544,3 +544,31 @@ func TestRefineFiguresKeepsHandPlacedBoxes(t *testing.T) {
 		}
 	}
 }
+
+func TestCropViewReadsTheRendersOwnPixels(t *testing.T) {
+	src := image.NewRGBA(image.Rect(0, 0, 40, 30))
+	for i := range src.Pix {
+		src.Pix[i] = uint8(i)
+	}
+	view, err := CropView(src, image.Rect(30, 20, 60, 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if view.Bounds() != image.Rect(30, 20, 40, 30) {
+		t.Fatalf("view bounds %v, want the box clipped to the render, in its coordinates", view.Bounds())
+	}
+	if view.At(35, 25) != src.At(35, 25) {
+		t.Errorf("pixel 35,25 is %v, render has %v", view.At(35, 25), src.At(35, 25))
+	}
+	src.Pix[src.PixOffset(31, 21)] ^= 0xff
+	if view.At(31, 21) != src.At(31, 21) {
+		t.Error("the view does not read the render's buffer")
+	}
+	if _, err := CropView(src, image.Rect(50, 50, 60, 60)); err == nil {
+		t.Error("a view of a box outside the render was made")
+	}
+	gray := image.NewGray(image.Rect(0, 0, 8, 8))
+	if v, err := CropView(gray, image.Rect(2, 2, 4, 4)); err != nil || v.Bounds().Dx() != 2 {
+		t.Errorf("grey view = %v, %v", v, err)
+	}
+}

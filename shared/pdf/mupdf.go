@@ -543,7 +543,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
 	"runtime"
 	"unsafe"
 
@@ -552,41 +551,12 @@ import (
 	_ "github.com/gen2brain/go-fitz"
 )
 
-// pageRun is what one MuPDF pass over a page produced.
-type pageRun struct {
-	pixels        []byte  // render passes: RGBA samples, w×h
-	text          []byte  // text passes: glyph records, then the font names
-	namesAt       int     // where the font names start in text
-	textErr       error   // a render that also read the text: why the text could not be read
-	w, h          int     // render pixels (render passes only)
-	width, height float64 // page size in points
-	errors        int     // errors MuPDF recovered from (a broken content stream, a bad image)
-	firstError    string  // the first of them
-}
-
-// passWant is what a pass over a page makes: a render at dpi (0: none),
-// its structured text, or both from the one loaded page.
-type passWant struct {
-	dpi  int
-	text bool
-}
-
 // The glyph records the shim writes are read in text.go (stextGlyph); the
 // two layouts must agree.
 const (
 	_ = uint(C.sizeof_lectern_glyph - glyphSize)
 	_ = uint(glyphSize - C.sizeof_lectern_glyph)
 )
-
-// errAborted is returned when the context ended and MuPDF was told to stop.
-var errAborted = errors.New("stopped: the page took too long")
-
-// memoryError: MuPDF asked for more memory than the page's budget leaves.
-type memoryError struct{ wanted, budget int64 }
-
-func (e *memoryError) Error() string {
-	return fmt.Sprintf("over memory budget: MuPDF asked for %s at once; a page may use at most %s", humanBytes(e.wanted), humanBytes(e.budget))
-}
 
 // runPage runs MuPDF on one page (0-based): its structured text, a render
 // at want.dpi as opaque RGBA samples drawn straight into Go memory
@@ -686,14 +656,6 @@ func passFailure(res *C.lectern_result, maxMemory int64) error {
 	}
 	return nil
 }
-
-// rgbImage wraps a render's samples, already in image.RGBA's layout.
-func rgbImage(run pageRun) *image.RGBA {
-	return &image.RGBA{Pix: run.pixels, Stride: 4 * run.w, Rect: image.Rect(0, 0, run.w, run.h)}
-}
-
-// errMuPDFPassword: MuPDF found the PDF needs a password.
-var errMuPDFPassword = errors.New("the PDF needs a password")
 
 // inspectMuPDF opens a PDF with MuPDF, which repairs what it can (a broken
 // cross-reference table, wrong object offsets), and returns its page boxes.

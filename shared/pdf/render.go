@@ -11,7 +11,7 @@ import (
 	"golang.org/x/image/draw"
 )
 
-// Render draws one page (1-based) at dpi as RGB pixels. The page is checked
+// Render draws one page (1-based) at dpi as opaque RGBA pixels. The page is checked
 // first (CheckPage); a render over MaxRenderPixels and a page that takes longer than PageTimeout are refused with
 // an *InvalidInputError naming the page.
 func Render(ctx context.Context, data []byte, page, dpi int, lim Limits) (*image.RGBA, error) {
@@ -22,7 +22,7 @@ func Render(ctx context.Context, data []byte, page, dpi int, lim Limits) (*image
 	if err != nil {
 		return nil, err
 	}
-	return rgbImage(run), nil
+	return run.image(), nil
 }
 
 // Drawn is a page rendered and its text layer read in one MuPDF pass.
@@ -45,7 +45,7 @@ func RenderWithText(ctx context.Context, data []byte, page, dpi int, lim Limits)
 	if err != nil {
 		return Drawn{}, err
 	}
-	d := Drawn{Image: rgbImage(run), TextErr: pageFailure(run.textErr, page, lim)}
+	d := Drawn{Image: run.image(), TextErr: pageFailure(run.textErr, page, lim)}
 	if d.TextErr == nil {
 		d.Text, d.TextErr = textPage(run, page)
 	}

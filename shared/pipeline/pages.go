@@ -212,7 +212,7 @@ func (m *Pages) ReadCrop(ctx context.Context, key string) ([]byte, error) {
 }
 
 func (m *Pages) cut(ctx context.Context, img image.Image, page magazine.Page, r magazine.Region, rev int64) (string, error) {
-	crop, err := cropView(img, magazine.PixelRect(r.BBox, float64(page.DPI)/72, img.Bounds()))
+	crop, err := magazine.CropView(img, magazine.PixelRect(r.BBox, float64(page.DPI)/72, img.Bounds()))
 	if err != nil {
 		return "", &StepError{Reason: "bad-box", Page: page.Number, Detail: err.Error()}
 	}
@@ -222,22 +222,6 @@ func (m *Pages) cut(ctx context.Context, img image.Image, page magazine.Page, r 
 	}
 	key := issues.CropKey(page.IssueID, page.Number, r.ID, rev)
 	return key, m.put(ctx, key, b)
-}
-
-// cropView is the render's pixels inside r, without copying them when the
-// image can be viewed in part (every render can): the encoder reads them
-// where they are.
-func cropView(img image.Image, r image.Rectangle) (image.Image, error) {
-	sub, ok := img.(interface {
-		SubImage(image.Rectangle) image.Image
-	})
-	if !ok {
-		return magazine.CropPixels(img, r)
-	}
-	if r = r.Intersect(img.Bounds()); r.Empty() {
-		return nil, errors.New("crop: the box is outside the render")
-	}
-	return sub.SubImage(r), nil
 }
 
 // ReadArea reads the text inside a box of a page: the PDF's own text layer
@@ -300,7 +284,7 @@ func (m *Pages) areaImage(ctx context.Context, pdfs *pagePDFs, page magazine.Pag
 		return PageImage{}, false, err
 	}
 	defer release()
-	crop, err := magazine.CropPixels(full, magazine.PixelRect(box, float64(dpi)/72, full.Bounds()))
+	crop, err := magazine.CropView(full, magazine.PixelRect(box, float64(dpi)/72, full.Bounds()))
 	if err != nil {
 		return PageImage{}, false, nil
 	}
