@@ -12,7 +12,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -131,23 +130,26 @@ func charactersApp(t *testing.T, noEdits bool) (*apiClient, *imagesStandIn, stri
 	if st, _, b := c.do(http.MethodPut, "/api/settings", []byte(`{"vision_ocr_url":"`+eng.srv.URL+`/v1"}`)); st != http.StatusOK {
 		t.Fatalf("settings: %d %s", st, b)
 	}
-	text, err := os.ReadFile("../../../shared/data/books/AlicesAdventuresInWonderland/novel_text.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := json.Marshal(map[string]string{"title": "Alice", "text": string(text)})
+	return c, eng, c.extractAlice()
+}
+
+// extractAlice posts PDNC's Alice to POST /api/characters, waits for the
+// extraction job to succeed and returns the set's id.
+func (c *apiClient) extractAlice() string {
+	c.t.Helper()
+	body, _ := json.Marshal(map[string]string{"title": "Alice", "text": string(aliceText(c.t))})
 	st, _, b := c.do(http.MethodPost, "/api/characters", body)
 	started := decode[struct {
 		Set   characters.Set `json:"set"`
 		JobID string         `json:"job_id"`
-	}](t, b)
+	}](c.t, b)
 	if st != http.StatusAccepted || started.JobID == "" {
-		t.Fatalf("extract: %d %s", st, b)
+		c.t.Fatalf("extract: %d %s", st, b)
 	}
 	if v := c.waitJob(started.JobID); v.Status != jobs.StatusSucceeded {
-		t.Fatalf("extract job: %s %s", v.Status, v.Error)
+		c.t.Fatalf("extract job: %s %s", v.Status, v.Error)
 	}
-	return c, eng, started.Set.ID
+	return started.Set.ID
 }
 
 func (c *apiClient) characterSet(set string) (characters.Set, []characters.Character) {
@@ -521,23 +523,7 @@ func TestCharactersExtractedWithAnLLM(t *testing.T) {
 	if st, _, b := c.do(http.MethodPut, "/api/settings", []byte(`{"llm_url":"`+llm.URL+`/v1"}`)); st != http.StatusOK {
 		t.Fatalf("settings: %d %s", st, b)
 	}
-	text, err := os.ReadFile("../../../shared/data/books/AlicesAdventuresInWonderland/novel_text.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := json.Marshal(map[string]string{"title": "Alice", "text": string(text)})
-	st, _, b := c.do(http.MethodPost, "/api/characters", body)
-	started := decode[struct {
-		Set   characters.Set `json:"set"`
-		JobID string         `json:"job_id"`
-	}](t, b)
-	if st != http.StatusAccepted {
-		t.Fatalf("extract: %d %s", st, b)
-	}
-	if v := c.waitJob(started.JobID); v.Status != jobs.StatusSucceeded {
-		t.Fatalf("extract job: %s %s", v.Status, v.Error)
-	}
-	set, chars := c.characterSet(started.Set.ID)
+	set, chars := c.characterSet(c.extractAlice())
 	if set.Method != "llm" || asked["cast"] != 1 || asked["character_facts"] < 2 {
 		t.Fatalf("method %q, asked %v", set.Method, asked)
 	}
