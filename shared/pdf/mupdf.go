@@ -14,9 +14,17 @@ package pdf
 // each keeping what it freed: over a long issue the process held more and
 // more. As many arenas as cores is what the page passes running at once
 // (one per core) need.
+//
+// Blocks from 128 KiB up (a page's display list, fonts, decoded pictures) are
+// mapped on their own and unmapped when freed. glibc's own threshold starts
+// there too but rises to the largest block freed so far (up to 32 MiB), after
+// which such blocks come from the arenas, where the holes they leave grew the
+// process page after page on a long issue. Setting it fixes it in place.
 __attribute__((constructor)) static void lectern_arenas(void) {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	mallopt(M_ARENA_MAX, cores > 2 ? (int)cores : 2);
+	mallopt(M_MMAP_THRESHOLD, 128 << 10);
+	mallopt(M_TRIM_THRESHOLD, 1 << 20);
 }
 #endif
 
