@@ -5,10 +5,9 @@
 // heap at the last collection, so a process's peak is twice the largest live
 // heap any collection happened to see. Local ingest holds two pages at once,
 // each at its fattest for an instant (the render, the figure pass's planes,
-// a PNG being encoded); a 15-page issue rarely has a collection land on that
-// instant, a 500-page one always does, and its peak was 20 to 30 MiB higher
-// for that alone. Bounding the growth to a margin makes the peak the live
-// heap plus the margin, however long the run.
+// a PNG being encoded); a 15-page issue may never have a collection land
+// on that instant, a 500-page one does. Bounding the growth to a margin
+// makes the peak the live heap plus the margin, however long the run.
 //
 // After every collection the soft memory limit (debug.SetMemoryLimit) is set
 // to the live heap, plus the runtime's own memory (stacks, metadata), plus
@@ -25,15 +24,16 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"sync/atomic"
+	"sync"
 )
 
 // Bound is a running bound; Stop ends it.
 type Bound struct {
-	margin  uint64
-	stopped atomic.Bool
-	// Limit is the last soft limit set (bytes), for tests and logs.
-	limit atomic.Int64
+	margin uint64
+
+	mu      sync.Mutex // orders update against Stop: no limit is set after Stop
+	stopped bool
+	limit   int64 // the last soft limit set, in bytes
 }
 
 // Start bounds the heap's growth to margin bytes past the live heap (or a
@@ -51,10 +51,15 @@ func Start(margin uint64) *Bound {
 
 // Stop ends the bound and lifts the limit.
 func (b *Bound) Stop() {
-	if b == nil || b.stopped.Swap(true) {
+	if b == nil {
 		return
 	}
-	debug.SetMemoryLimit(math.MaxInt64)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.stopped {
+		b.stopped = true
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
 }
 
 // Limit is the soft memory limit set after the last collection.
@@ -62,7 +67,9 @@ func (b *Bound) Limit() int64 {
 	if b == nil {
 		return math.MaxInt64
 	}
-	return b.limit.Load()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.limit
 }
 
 // sentinel is garbage as soon as it is made; its finalizer runs after the
@@ -73,16 +80,15 @@ type sentinel struct{ b *Bound }
 
 func (b *Bound) arm() {
 	runtime.SetFinalizer(&sentinel{b: b}, func(s *sentinel) {
-		if s.b.stopped.Load() {
-			return
+		if s.b.update() {
+			s.b.arm()
 		}
-		s.b.update()
-		s.b.arm()
 	})
 }
 
-// update sets the limit from what the last collection found.
-func (b *Bound) update() {
+// update sets the limit from what the last collection found; false once
+// the bound is stopped.
+func (b *Bound) update() bool {
 	m := []metrics.Sample{
 		{Name: "/gc/heap/live:bytes"},
 		{Name: "/memory/classes/total:bytes"},
@@ -110,9 +116,12 @@ func (b *Bound) update() {
 	if limit > math.MaxInt64 {
 		limit = math.MaxInt64
 	}
-	if b.stopped.Load() {
-		return
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopped {
+		return false
 	}
 	debug.SetMemoryLimit(int64(limit))
-	b.limit.Store(int64(limit))
+	b.limit = int64(limit)
+	return true
 }
