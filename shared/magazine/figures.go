@@ -211,18 +211,16 @@ func RefineFigures(render image.Image, scale float64, regions []Region) ([]Regio
 // read once however many figures and rounds there are.
 type figurePass struct {
 	bounds image.Rectangle
-	ink    []uint8 // 1 where the render has a mark, row-major over bounds
+	ink    inkBits // the render's marks
 	scale  float64
 	gutter int
-	sum    []int32 // scratch for the summed-area table, reused across figures
-	cells  []uint8 // scratch for the masked window
+	masked inkBits // scratch: ink with a window's exclusions cleared, reused across figures
 }
 
 func newFigurePass(render image.Image, scale float64) *figurePass {
-	b := render.Bounds()
 	return &figurePass{
-		bounds: b,
-		ink:    inkPlane(render),
+		bounds: render.Bounds(),
+		ink:    newInkBits(render),
 		scale:  scale,
 		gutter: int(math.Ceil(gutterPoints * scale)),
 	}
@@ -305,80 +303,66 @@ func (p *figurePass) derive(seed image.Rectangle, fence, noSeed []image.Rectangl
 	return cand, OutcomeRefined
 }
 
-// inkMap is a summed-area table of ink over a window, so any rectangle's
-// ink count costs four lookups however large the page.
+// inkMap is the page's ink seen through a search window, with some areas
+// painted over as paper. The pass only ever asks whether a one-pixel strip
+// holds ink, so a bit a pixel (kept row by row and column by column) is
+// enough: a strip of a page is a few dozen words, and the page's planes
+// take a sixteenth of the bytes one plane of counts would.
 type inkMap struct {
-	win image.Rectangle
-	sum []int32 // (w+1)*(h+1)
-	w   int
+	win  image.Rectangle // in render pixels
+	at   image.Point     // the render's origin
+	bits *inkBits
 }
 
-// inkMap builds the table for win with the excluded areas treated as paper.
-// Exclusions are painted into a copy once, so a page of many text boxes
-// costs their area, not boxes × pixels.
+// inkMap paints the excluded areas over a copy of the page's ink; outside
+// win counts as paper because the search may not look there.
 func (p *figurePass) inkMap(win image.Rectangle, exclude []image.Rectangle) *inkMap {
-	w, h := win.Dx(), win.Dy()
-	p.cells = resize(p.cells, w*h)
-	p.sum = resize(p.sum, (w+1)*(h+1))
-	cells, sum := p.cells[:w*h], p.sum[:(w+1)*(h+1)]
-	pw := p.bounds.Dx()
-	for y := range h {
-		src := (win.Min.Y-p.bounds.Min.Y+y)*pw + win.Min.X - p.bounds.Min.X
-		copy(cells[y*w:(y+1)*w], p.ink[src:src+w])
-	}
+	p.masked.copyFrom(&p.ink)
 	for _, r := range exclude {
 		r = r.Intersect(win)
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			row := (y - win.Min.Y) * w
-			clear(cells[row+r.Min.X-win.Min.X : row+r.Max.X-win.Min.X])
+		if !r.Empty() {
+			p.masked.clear(r.Sub(p.bounds.Min))
 		}
 	}
-	clear(sum[:w+1])
-	for y := range h {
-		var run int32
-		row := cells[y*w : (y+1)*w]
-		// Both rows cut to the row's length, so the loop runs without
-		// bounds checks (a page's table is millions of cells).
-		above, here := sum[y*(w+1)+1:(y+1)*(w+1)], sum[(y+1)*(w+1)+1:(y+2)*(w+1)]
-		sum[(y+1)*(w+1)] = 0
-		above, here = above[:len(row)], here[:len(row)]
-		for x, c := range row {
-			run += int32(c)
-			here[x] = above[x] + run
-		}
-	}
-	return &inkMap{win: win, sum: sum, w: w}
+	return &inkMap{win: win, at: p.bounds.Min, bits: &p.masked}
 }
 
-// count returns the ink pixels inside r; outside the window counts as paper
-// because the search may not look there.
-func (m *inkMap) count(r image.Rectangle) int {
-	r = r.Intersect(m.win)
-	if r.Empty() {
-		return 0
+// rowInk says whether row y holds ink between x0 and x1 (inside the window).
+func (m *inkMap) rowInk(y, x0, x1 int) bool {
+	if y < m.win.Min.Y || y >= m.win.Max.Y {
+		return false
 	}
-	x0, y0 := r.Min.X-m.win.Min.X, r.Min.Y-m.win.Min.Y
-	x1, y1 := r.Max.X-m.win.Min.X, r.Max.Y-m.win.Min.Y
-	s, st := m.sum, m.w+1
-	return int(s[y1*st+x1] - s[y0*st+x1] - s[y1*st+x0] + s[y0*st+x0])
+	x0, x1 = max(x0, m.win.Min.X), min(x1, m.win.Max.X)
+	return m.bits.rowInk(y-m.at.Y, x0-m.at.X, x1-m.at.X)
 }
 
-// bboxIn trims r to its ink, so white margins in an OCR box never survive.
+// colInk says whether column x holds ink between y0 and y1 (inside the window).
+func (m *inkMap) colInk(x, y0, y1 int) bool {
+	if x < m.win.Min.X || x >= m.win.Max.X {
+		return false
+	}
+	y0, y1 = max(y0, m.win.Min.Y), min(y1, m.win.Max.Y)
+	return m.bits.colInk(x-m.at.X, y0-m.at.Y, y1-m.at.Y)
+}
+
+// bboxIn trims r to its ink, so white margins in an OCR box never survive;
+// a box without ink trims to nothing.
 func (m *inkMap) bboxIn(r image.Rectangle) image.Rectangle {
 	r = r.Intersect(m.win)
-	if m.count(r) == 0 {
-		return image.Rectangle{}
-	}
-	for m.count(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+1)) == 0 {
+	for !r.Empty() && !m.rowInk(r.Min.Y, r.Min.X, r.Max.X) {
 		r.Min.Y++
 	}
-	for m.count(image.Rect(r.Min.X, r.Max.Y-1, r.Max.X, r.Max.Y)) == 0 {
+	if r.Empty() {
+		return image.Rectangle{}
+	}
+	// The top row holds ink, so none of these trims runs past it.
+	for !m.rowInk(r.Max.Y-1, r.Min.X, r.Max.X) {
 		r.Max.Y--
 	}
-	for m.count(image.Rect(r.Min.X, r.Min.Y, r.Min.X+1, r.Max.Y)) == 0 {
+	for !m.colInk(r.Min.X, r.Min.Y, r.Max.Y) {
 		r.Min.X++
 	}
-	for m.count(image.Rect(r.Max.X-1, r.Min.Y, r.Max.X, r.Max.Y)) == 0 {
+	for !m.colInk(r.Max.X-1, r.Min.Y, r.Max.Y) {
 		r.Max.X--
 	}
 	return r
@@ -409,12 +393,12 @@ func (m *inkMap) grow(seed image.Rectangle, gutter int) image.Rectangle {
 func (m *inkMap) solid(r image.Rectangle) bool {
 	rows, cols := 0, 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		if m.count(image.Rect(r.Min.X, y, r.Max.X, y+1)) > 0 {
+		if m.rowInk(y, r.Min.X, r.Max.X) {
 			rows++
 		}
 	}
 	for x := r.Min.X; x < r.Max.X; x++ {
-		if m.count(image.Rect(x, r.Min.Y, x+1, r.Max.Y)) > 0 {
+		if m.colInk(x, r.Min.Y, r.Max.Y) {
 			cols++
 		}
 	}
@@ -471,49 +455,39 @@ func cropRect(render image.Image, r image.Rectangle) (image.Rectangle, error) {
 	return r, nil
 }
 
-// inkPlane marks every pixel darker than InkLuminance.
-func inkPlane(img image.Image) []uint8 {
-	ink := lumaPlane(img)
-	for i, v := range ink {
-		if v < InkLuminance {
-			ink[i] = 1
-		} else {
-			ink[i] = 0
-		}
-	}
-	return ink
-}
-
-// lumaPlane is the image's luminance (0–255), row by row. Renders decode as
-// RGBA or Gray, so those skip the per-pixel interface call that would
-// otherwise dominate a 2-megapixel page; luminance follows color.GrayModel
-// so every image type draws the line in the same place.
+// lumaPlane is the image's luminance (0–255), row by row.
 func lumaPlane(img image.Image) []uint8 {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	luma := make([]uint8, w*h)
-	switch src := img.(type) {
-	case *image.Gray:
-		for y := range h {
-			copy(luma[y*w:(y+1)*w], src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):][:w])
-		}
-	case *image.RGBA:
-		for y := range h {
-			row := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):][:4*w]
-			for x := range w {
-				r, g, bl := uint32(row[4*x])*0x101, uint32(row[4*x+1])*0x101, uint32(row[4*x+2])*0x101
-				luma[y*w+x] = uint8(((19595*r + 38470*g + 7471*bl + 1<<15) >> 16) >> 8)
-			}
-		}
-	default:
-		for y := range h {
-			for x := range w {
-				g := color.Gray16Model.Convert(img.At(b.Min.X+x, b.Min.Y+y)).(color.Gray16)
-				luma[y*w+x] = uint8(g.Y >> 8)
-			}
-		}
+	for y := range h {
+		lumaRow(luma[y*w:(y+1)*w], img, b.Min.Y+y)
 	}
 	return luma
+}
+
+// lumaRow fills dst with the luminance of the image's row y. Renders decode
+// as RGBA or Gray, so those skip the per-pixel interface call that would
+// otherwise dominate a 2-megapixel page; luminance follows color.GrayModel
+// so every image type draws the line in the same place.
+func lumaRow(dst []uint8, img image.Image, y int) {
+	b := img.Bounds()
+	w := b.Dx()
+	switch src := img.(type) {
+	case *image.Gray:
+		copy(dst, src.Pix[src.PixOffset(b.Min.X, y):][:w])
+	case *image.RGBA:
+		row := src.Pix[src.PixOffset(b.Min.X, y):][:4*w]
+		for x := range w {
+			r, g, bl := uint32(row[4*x])*0x101, uint32(row[4*x+1])*0x101, uint32(row[4*x+2])*0x101
+			dst[x] = uint8(((19595*r + 38470*g + 7471*bl + 1<<15) >> 16) >> 8)
+		}
+	default:
+		for x := range w {
+			g := color.Gray16Model.Convert(img.At(b.Min.X+x, y)).(color.Gray16)
+			dst[x] = uint8(g.Y >> 8)
+		}
+	}
 }
 
 func toPoints(r image.Rectangle, scale float64) BBox {
@@ -535,13 +509,4 @@ func overlapShare(a, b image.Rectangle) float64 {
 func near(a, b image.Rectangle, tol int) bool {
 	d := func(x, y int) bool { return x-y <= tol && y-x <= tol }
 	return d(a.Min.X, b.Min.X) && d(a.Min.Y, b.Min.Y) && d(a.Max.X, b.Max.X) && d(a.Max.Y, b.Max.Y)
-}
-
-// resize returns s with room for n, keeping its storage when it suffices so
-// the pass allocates its scratch once per page.
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
