@@ -31,7 +31,6 @@ import (
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/issues"
-	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 )
@@ -149,11 +148,7 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
-	data, err := readLimited(file, mag.Issues.Limits)
-	if err != nil {
-		return err
-	}
-	is, err := mag.IngestFile(ctx, *title, data)
+	is, err := mag.IngestFile(ctx, *title, file)
 	if err != nil {
 		return err
 	}
@@ -177,26 +172,6 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 // collection saw the most pages at their fattest, and grew with the issue's
 // length (issue 19: 495 pages peaked 1.2 times as high as 15).
 const heapMargin = 16 << 20
-
-// readLimited reads a PDF once its size is known to be within the limit, so
-// a file far over it is refused without being read.
-func readLimited(f *os.File, lim pdf.Limits) ([]byte, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if err := pdf.CheckSize(st.Size(), lim); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, lim.MaxBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > lim.MaxBytes { // it grew while being read
-		return nil, pdf.TooLarge(-1, lim)
-	}
-	return data, nil
-}
 
 // localConfig reads the environment, then the command's flags over it:
 // every local command has -data; more adds the command's own flags.

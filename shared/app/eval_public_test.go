@@ -119,7 +119,7 @@ func TestEvalPublicCorpus(t *testing.T) {
 		}
 
 		t0 := time.Now()
-		is, err := mag.IngestFile(ctx, name, data)
+		is, err := mag.IngestFile(ctx, name, bytes.NewReader(data))
 		took := time.Since(t0).Round(time.Millisecond)
 		totalFiles++
 		if !popplerReads {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -58,7 +59,7 @@ func TestEvalSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			is, err := mag.IngestFile(ctx, tc.file, data)
+			is, err := mag.IngestFile(ctx, tc.file, bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
 			}

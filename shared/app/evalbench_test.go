@@ -127,7 +127,7 @@ func TestEvalBench(t *testing.T) {
 			number = func(i int) int { return kept[i-1] }
 		}
 		start := time.Now()
-		is, err := mag.IngestFile(ctx, filepath.Base(pdf), data)
+		is, err := mag.IngestFile(ctx, filepath.Base(pdf), bytes.NewReader(data))
 		if err != nil {
 			t.Fatalf("ingest %s: %v", pdf, err)
 		}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -197,7 +198,7 @@ func TestEvalSynthetic(t *testing.T) {
 			t.Logf("%s: pdftotext: %v", sp.name, err)
 		}
 		poppler[sp.name] = string(out)
-		is, err := mag.IngestFile(ctx, sp.name, data)
+		is, err := mag.IngestFile(ctx, sp.name, bytes.NewReader(data))
 		if err != nil {
 			t.Errorf("%s: refused: %v", sp.name, err)
 			continue

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"image"
 	"image/draw"
@@ -71,7 +72,7 @@ func TestScanTextLayer(t *testing.T) {
 	ctx := context.Background()
 	ingest := func(name string, data []byte) magazine.Page {
 		t.Helper()
-		is, err := mag.IngestFile(ctx, name, data)
+		is, err := mag.IngestFile(ctx, name, bytes.NewReader(data))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -110,7 +111,7 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 		// Describe the picture of an issue ingested in-process with a vision
 		// engine that a local server answers as a chat completion would.
 		review.DescribeJobKind: func(t *testing.T) json.RawMessage {
-			is, err := mag.IngestFile(ctx, "described", samplePDF())
+			is, err := mag.IngestFile(ctx, "described", bytes.NewReader(samplePDF()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,7 +135,7 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 		// A deterministic script of an approved article of an issue
 		// ingested in-process (no LLM: the script reads the article).
 		readaloud.ScriptJobKind: func(t *testing.T) json.RawMessage {
-			is, err := mag.IngestFile(ctx, "podcast", samplePDF())
+			is, err := mag.IngestFile(ctx, "podcast", bytes.NewReader(samplePDF()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +163,7 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 		},
 		// Refine the figures of an issue ingested in-process.
 		issues.RefineJobKind: func(t *testing.T) json.RawMessage {
-			is, err := mag.IngestFile(ctx, "refined", samplePDF())
+			is, err := mag.IngestFile(ctx, "refined", bytes.NewReader(samplePDF()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +199,7 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 			return b
 		},
 		pipeline.JobKind: func(t *testing.T) json.RawMessage {
-			is, err := mag.Issues.Accept(ctx, "harbour", samplePDF())
+			is, err := mag.Issues.Accept(ctx, "harbour", bytes.NewReader(samplePDF()))
 			if err != nil {
 				t.Fatal(err)
 			}

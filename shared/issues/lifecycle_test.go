@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -54,11 +55,11 @@ func partition(t *testing.T, s *Service, id string) []string {
 func TestDeleteRemovesEveryRecordAndBlob(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newService(t, nil)
-	is, err := s.Accept(ctx, "Harbour", onePagePDF())
+	is, err := s.Accept(ctx, "Harbour", bytes.NewReader(onePagePDF()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := s.Accept(ctx, "Neighbour", onePagePDF())
+	other, err := s.Accept(ctx, "Neighbour", bytes.NewReader(onePagePDF()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestRecoverSettlesWhatAStoppedProcessLeft(t *testing.T) {
 	})
 	accept := func(title string) magazine.Issue {
 		t.Helper()
-		is, err := s.Accept(ctx, title, onePagePDF())
+		is, err := s.Accept(ctx, title, bytes.NewReader(onePagePDF()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,5 +248,39 @@ func TestTitlesFromFileNamesAreClipped(t *testing.T) {
 	}
 	if got := Title("", "short.pdf"); got != "short" {
 		t.Errorf("short name = %q", got)
+	}
+}
+
+// A PDF that arrives as a stream (a pipe, a request body) is checked from a
+// copy on disk and stored byte for byte; the copy is removed.
+func TestStreamedUploadIsStoredWhole(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	s, _ := newService(t, func(context.Context, string, string) error { return nil })
+	ctx := context.Background()
+	want := onePagePDF()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { w.Write(want); w.Close() }()
+	defer r.Close()
+	for name, file := range map[string]io.Reader{"a stream": io.MultiReader(bytes.NewReader(want)), "a pipe": r} {
+		is, err := s.Upload(ctx, name, file)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		rc, _, err := s.Uploads.Get(ctx, is.SourceKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: stored %d bytes (%v), want the %d sent", name, len(got), err, len(want))
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left in the temporary folder: %v", left)
 	}
 }

@@ -1,7 +1,6 @@
 package issues
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -93,11 +92,7 @@ func (s *Service) Upload(ctx context.Context, title string, file io.Reader) (mag
 	if s.Start == nil {
 		return magazine.Issue{}, ErrAWSMode
 	}
-	data, err := s.read(file)
-	if err != nil {
-		return magazine.Issue{}, err
-	}
-	id, err := s.store(ctx, data)
+	id, err := s.store(ctx, file)
 	if err != nil {
 		return magazine.Issue{}, err
 	}
@@ -110,46 +105,59 @@ func (s *Service) Upload(ctx context.Context, title string, file io.Reader) (mag
 
 // Accept checks and stores a PDF, then records its issue; ingest is the
 // caller's to start. It is Upload without the start, for `lectern ingest`.
-func (s *Service) Accept(ctx context.Context, title string, data []byte) (magazine.Issue, error) {
-	id, err := s.store(ctx, data)
+func (s *Service) Accept(ctx context.Context, title string, file io.Reader) (magazine.Issue, error) {
+	id, err := s.store(ctx, file)
 	if err != nil {
 		return magazine.Issue{}, err
 	}
 	return s.create(ctx, id, title, magazine.IssueProcessing)
 }
 
-// read takes an upload into memory. A file that can seek (a form upload,
-// kept on disk while the request is read) is measured first, so one over
-// the limit is refused by its real size without being read.
-func (s *Service) read(file io.Reader) ([]byte, error) {
-	if sk, ok := file.(io.Seeker); ok {
-		if size, err := sk.Seek(0, io.SeekEnd); err == nil {
+// seekable is an upload that can be read again from its start: a file that
+// can seek as it is (a form upload kept on disk, a file named on the command
+// line, bytes in memory), else a temporary copy on disk. A file over the
+// limit is refused by its real size without being read when it can seek.
+func (s *Service) seekable(file io.Reader) (io.ReadSeeker, int64, func(), error) {
+	if rs, ok := file.(io.ReadSeeker); ok {
+		// A pipe is an *os.File too, but cannot seek: it is copied.
+		if size, err := rs.Seek(0, io.SeekEnd); err == nil {
+			if _, err := rs.Seek(0, io.SeekStart); err != nil {
+				return nil, 0, nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
+			}
 			if err := pdf.CheckSize(size, s.Limits); err != nil {
-				return nil, err
+				return nil, 0, nil, err
 			}
-			if _, err := sk.Seek(0, io.SeekStart); err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
-			}
+			return rs, size, func() {}, nil
 		}
 	}
-	data, err := io.ReadAll(io.LimitReader(file, s.Limits.MaxBytes+1))
+	tmp, size, remove, err := blob.TempCopy(file, s.Limits.MaxBytes)
+	if errors.Is(err, blob.ErrTooLarge) {
+		return nil, 0, nil, pdf.TooLarge(-1, s.Limits)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		return nil, 0, nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
 	}
-	if int64(len(data)) > s.Limits.MaxBytes {
-		return nil, pdf.TooLarge(-1, s.Limits)
-	}
-	return data, nil
+	return tmp, size, remove, nil
 }
 
 // store refuses a bad PDF before anything is stored or shown, then keeps it
-// under a new issue id.
-func (s *Service) store(ctx context.Context, data []byte) (string, error) {
-	if _, err := pdf.Inspect(data, s.Limits); err != nil {
+// under a new issue id. The PDF is read from the file, never held in memory
+// whole.
+func (s *Service) store(ctx context.Context, file io.Reader) (string, error) {
+	rs, size, done, err := s.seekable(file)
+	if err != nil {
 		return "", err
 	}
+	defer done()
+	if _, err := pdf.InspectFile(rs, size, s.Limits); err != nil {
+		return "", err
+	}
+	if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrUnreadable, err)
+	}
 	id := NewID(s.Clock())
-	if err := s.Uploads.Put(ctx, SourceKey(id), bytes.NewReader(data), "application/pdf"); err != nil {
+	// Exactly the bytes inspected, even if the file grew since.
+	if err := s.Uploads.Put(ctx, SourceKey(id), io.LimitReader(rs, size), "application/pdf"); err != nil {
 		return "", err
 	}
 	return id, nil

@@ -153,7 +153,7 @@ func TestPresignedUploadCreatesAnUploadingIssue(t *testing.T) {
 func TestProgressCountsFinishedPagesWhileProcessing(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newService(t, nil)
-	is, err := s.Accept(ctx, "Harbour", onePagePDF())
+	is, err := s.Accept(ctx, "Harbour", bytes.NewReader(onePagePDF()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestProgressCountsFinishedPagesWhileProcessing(t *testing.T) {
 func TestMediaAndRefine(t *testing.T) {
 	ctx := context.Background()
 	s, refiner := newService(t, nil)
-	is, err := s.Accept(ctx, "Harbour", onePagePDF())
+	is, err := s.Accept(ctx, "Harbour", bytes.NewReader(onePagePDF()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func (r *reports) Progress(_ context.Context, fraction float64, message string) 
 func TestRefineJobReportsEachPageAndAnswersWhatChanged(t *testing.T) {
 	s, refiner := newService(t, nil)
 	ctx := context.Background()
-	is, err := s.Accept(ctx, "Harbour", onePagePDF())
+	is, err := s.Accept(ctx, "Harbour", bytes.NewReader(onePagePDF()))
 	if err != nil {
 		t.Fatal(err)
 	}

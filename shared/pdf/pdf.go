@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -108,6 +109,8 @@ type Info struct {
 	// parsed is pdfcpu's reading of the file, when pdfcpu could read it:
 	// Info.SplitPages cuts pages from it rather than parse the file again.
 	parsed *model.Context
+	// unparsed is why pdfcpu could not read it (MuPDF repaired it).
+	unparsed error
 }
 
 // Inspect validates a whole PDF with pdfcpu and returns its page boxes. A
@@ -117,19 +120,34 @@ type Info struct {
 // is not a PDF, a corrupt or encrypted one, one with no pages or more than
 // the page limit.
 func Inspect(data []byte, lim Limits) (Info, error) {
-	if err := CheckSize(int64(len(data)), lim); err != nil {
+	return InspectFile(bytes.NewReader(data), int64(len(data)), lim)
+}
+
+// InspectFile is Inspect for a PDF of size bytes read from file as it is
+// needed, so a long issue is never held in memory whole: pdfcpu keeps its
+// objects, not the file's bytes. pdfcpu goes on reading file for the
+// returned Info's SplitPages, so file stays open until the split is done.
+func InspectFile(file io.ReadSeeker, size int64, lim Limits) (Info, error) {
+	if err := CheckSize(size, lim); err != nil {
 		return Info{}, err
 	}
 	// The header may follow a little junk (readers allow 1 KiB of it).
-	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
+	head, err := readSpan(file, 0, min(size, 1024))
+	if err != nil {
+		return Info{}, err
+	}
+	if !bytes.Contains(head, []byte("%PDF-")) {
 		return Info{}, invalid(ReasonNotPDF, 0, "the file does not start with a PDF header")
 	}
-	ctx, readable, err := readContext(data)
+	if _, err := file.Seek(0, io.SeekStart); err != nil {
+		return Info{}, err
+	}
+	ctx, readable, err := readContext(file)
 	var inv *InvalidInputError
 	if errors.As(err, &inv) && inv.Reason == ReasonCorrupt {
 		// pdfcpu is strict; a file MuPDF opens, repairing it if need be,
 		// and whose every page it loads is what readers show: ingest it.
-		return inspectRepaired(data, lim, inv)
+		return inspectRepaired(file, size, lim, inv)
 	}
 	if err != nil {
 		return Info{}, err
@@ -146,7 +164,7 @@ func Inspect(data []byte, lim Limits) (Info, error) {
 		return err
 	})
 	if err != nil {
-		return inspectRepaired(data, lim, invalid(ReasonCorrupt, 0, "page boxes: %v", err))
+		return inspectRepaired(file, size, lim, invalid(ReasonCorrupt, 0, "page boxes: %v", err))
 	}
 	if !readable {
 		// The page steps read the file as it is, without pdfcpu's stand-ins:
@@ -190,12 +208,21 @@ func exactBytes(n int64) string {
 }
 
 // inspectRepaired is Inspect for a file pdfcpu refused as corrupt: MuPDF
-// must open it and load every page, else pdfcpu's refusal stands.
-func inspectRepaired(data []byte, lim Limits, refused *InvalidInputError) (Info, error) {
+// must open it and load every page, else pdfcpu's refusal stands. MuPDF
+// reads it from memory: such files are rare, and within the size limit.
+func inspectRepaired(file io.ReadSeeker, size int64, lim Limits, refused *InvalidInputError) (Info, error) {
 	// A file cut short (no end-of-file marker near its end) may have lost
 	// pages MuPDF cannot know of: pdfcpu's refusal stands.
-	if !bytes.Contains(data[max(0, len(data)-1024):], []byte("%%EOF")) {
+	tail, err := readSpan(file, max(0, size-1024), min(size, 1024))
+	if err != nil {
+		return Info{}, err
+	}
+	if !bytes.Contains(tail, []byte("%%EOF")) {
 		return Info{}, refused
+	}
+	data, err := readSpan(file, 0, size)
+	if err != nil {
+		return Info{}, err
 	}
 	n, boxes, err := inspectMuPDF(data, lim.MaxPages, lim.MaxMemoryBytes)
 	switch {
@@ -208,7 +235,19 @@ func inspectRepaired(data []byte, lim Limits, refused *InvalidInputError) (Info,
 	case n > lim.MaxPages:
 		return Info{}, invalid(ReasonTooManyPages, 0, "the PDF has %d pages; the limit is %d", n, lim.MaxPages)
 	}
-	return Info{Pages: boxes}, nil
+	return Info{Pages: boxes, unparsed: refused}, nil
+}
+
+// readSpan reads n bytes of file from offset at.
+func readSpan(file io.ReadSeeker, at, n int64) ([]byte, error) {
+	if _, err := file.Seek(at, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("read the PDF: %w", err)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(file, b); err != nil {
+		return nil, fmt.Errorf("read the PDF: %w", err)
+	}
+	return b, nil
 }
 
 // readContext reads and validates a PDF with pdfcpu. readable says whether
@@ -216,13 +255,13 @@ func inspectRepaired(data []byte, lim Limits, refused *InvalidInputError) (Info,
 // validation stands in an empty page for a page object the file lost (a file
 // cut short keeps its page tree, the pages come later), so this is looked at
 // before validation.
-func readContext(data []byte) (ctx *model.Context, readable bool, err error) {
+func readContext(file io.ReadSeeker) (ctx *model.Context, readable bool, err error) {
 	conf := model.NewDefaultConfiguration()
 	// Real magazines break small rules of the PDF spec all the time; relaxed
 	// validation still refuses files whose structure cannot be trusted.
 	conf.ValidationMode = model.ValidationRelaxed
 	err = unpanic(func() (err error) {
-		if ctx, err = api.ReadContext(bytes.NewReader(data), conf); err != nil {
+		if ctx, err = api.ReadContext(file, conf); err != nil {
 			return fmt.Errorf("read context: %w", err)
 		}
 		// As CheckPage will read it: the page count from the tree as it is.

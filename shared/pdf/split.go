@@ -23,20 +23,21 @@ var ErrNotSplit = errors.New("the PDF is not split into pages")
 // repaired it at Inspect), or the file has what a page alone would lose.
 // An error from each stops the split and is returned as it is.
 func SplitPages(data []byte, each func(page int, single []byte, err error) error) error {
-	return Info{}.SplitPages(data, each)
+	ctx, _, err := readContext(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("%w: pdfcpu cannot read it (%v)", ErrNotSplit, err)
+	}
+	return Info{parsed: ctx}.SplitPages(each)
 }
 
 // SplitPages is the package's SplitPages for the file Inspect returned i
 // for: the pages are cut from what Inspect parsed, not from a second
 // reading of the whole file (for a 500-page issue the second reading was
 // Prepare's peak of memory). Only how pages are written is set on it.
-func (i Info) SplitPages(data []byte, each func(page int, single []byte, err error) error) error {
+func (i Info) SplitPages(each func(page int, single []byte, err error) error) error {
 	ctx := i.parsed
 	if ctx == nil {
-		var err error
-		if ctx, _, err = readContext(data); err != nil {
-			return fmt.Errorf("%w: pdfcpu cannot read it (%v)", ErrNotSplit, err)
-		}
+		return fmt.Errorf("%w: pdfcpu cannot read it (%v)", ErrNotSplit, i.unparsed)
 	}
 	if why := wholeDocumentOnly(ctx); why != "" {
 		return fmt.Errorf("%w: %s", ErrNotSplit, why)

@@ -69,7 +69,7 @@ func TestEvalSplitPageSameAsWhole(t *testing.T) {
 			pages := len(info.Pages)
 			var wholeSize, pagesSize, split int
 			wholeSize = len(data)
-			err = info.SplitPages(data, func(n int, single []byte, err error) error {
+			err = info.SplitPages(func(n int, single []byte, err error) error {
 				if err != nil {
 					t.Logf("page %d read from the whole file: %v", n, err)
 					return nil

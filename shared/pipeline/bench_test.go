@@ -42,7 +42,7 @@ func BenchmarkPrepareSplit(b *testing.B) {
 					b.Fatal(err)
 				}
 				start = time.Now()
-				if err := f.steps.splitPages(b.Context(), id, data, info); err != nil {
+				if err := f.steps.splitPages(b.Context(), id, info); err != nil {
 					b.Fatal(err)
 				}
 				split += time.Since(start)

@@ -169,13 +169,13 @@ const splitMargin = 30 * time.Second
 // cut alone, or a file it cannot split at all, is read from the uploaded
 // PDF instead (as before pages were split): the record's note says why.
 // Only a failed store fails (for a retry).
-func (s *Steps) splitPages(ctx context.Context, id string, data []byte, info pdf.Info) error {
+func (s *Steps) splitPages(ctx context.Context, id string, info pdf.Info) error {
 	pages := len(info.Pages)
 	record := issues.PageSplit{Pages: pages}
 	stored := make([]bool, pages+1)
 	var whyNot []string
 	errOutOfTime := errors.New("Prepare ran short of time")
-	err := info.SplitPages(data, func(n int, single []byte, err error) error {
+	err := info.SplitPages(func(n int, single []byte, err error) error {
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < splitMargin {
 			return errOutOfTime
 		}

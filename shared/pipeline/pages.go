@@ -99,6 +99,46 @@ func (m *Pages) Source(ctx context.Context, id string) ([]byte, error) {
 	return m.read(ctx, m.Sources, issues.SourceKey(id), m.Limits.MaxBytes)
 }
 
+// sourceFile is an issue's uploaded PDF open for reading where it lies: the
+// local store's file itself, or (from S3) a temporary copy on disk, so a
+// long issue is read as it is needed rather than held in memory whole.
+type sourceFile struct {
+	io.ReadSeeker
+	size  int64
+	close func()
+}
+
+// openSource opens an issue's uploaded PDF (sourceFile); Close it when done.
+func (m *Pages) openSource(ctx context.Context, id string) (*sourceFile, error) {
+	key := issues.SourceKey(id)
+	rc, info, err := m.Sources.Get(ctx, key)
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, &StepError{Reason: "missing-upload", Detail: fmt.Sprintf("%s is not in the blob store", key)}
+	}
+	if err != nil {
+		return nil, transient(err)
+	}
+	if err := pdf.CheckSize(info.Size, m.Limits); err != nil {
+		rc.Close()
+		return nil, err
+	}
+	if f, ok := rc.(io.ReadSeeker); ok {
+		return &sourceFile{ReadSeeker: f, size: info.Size, close: func() { rc.Close() }}, nil
+	}
+	defer rc.Close()
+	tmp, size, remove, err := blob.TempCopy(rc, m.Limits.MaxBytes)
+	if errors.Is(err, blob.ErrTooLarge) {
+		return nil, pdf.TooLarge(-1, m.Limits)
+	}
+	if err != nil {
+		return nil, transient(err)
+	}
+	return &sourceFile{ReadSeeker: tmp, size: size, close: remove}, nil
+}
+
+// Close lets go of the file (and removes a temporary copy).
+func (f *sourceFile) Close() { f.close() }
+
 // Draw renders a page of an issue at the configured DPI, or lower when a
 // huge page would be over the pixel budget (pdf.FitDPI), and stores the PNG
 // and its thumbnail under the page's keys. It returns the DPI used.

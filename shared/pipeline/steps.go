@@ -125,11 +125,12 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 		}
 		return PrepareOutput{}, transient(err)
 	}
-	data, err := s.Pages.Source(ctx, id)
+	src, err := s.Pages.openSource(ctx, id)
 	if err != nil {
 		return PrepareOutput{}, err
 	}
-	info, err := pdf.Inspect(data, s.Pages.Limits)
+	defer src.Close()
+	info, err := pdf.InspectFile(src, src.size, s.Pages.Limits)
 	if err != nil {
 		return PrepareOutput{}, err
 	}
@@ -138,7 +139,7 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 		pages[i] = i + 1
 	}
 	// Each page step then reads only its own page.
-	if err := s.splitPages(ctx, id, data, info); err != nil {
+	if err := s.splitPages(ctx, id, info); err != nil {
 		return PrepareOutput{}, err
 	}
 	_, err = s.Repo.Update(ctx, id, func(is *magazine.Issue) error {

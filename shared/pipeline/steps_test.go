@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -667,5 +668,69 @@ func TestIngestRunsTheDefinitionOverTheSteps(t *testing.T) {
 	}
 	if _, err := NewIngest([]byte(`{"StartAt":`), f.steps); err == nil {
 		t.Error("NewIngest accepted a broken definition")
+	}
+}
+
+// streamingBlobs reads objects as S3 does: a stream that cannot seek.
+type streamingBlobs struct{ blob.Store }
+
+func (b streamingBlobs) Get(ctx context.Context, key string) (io.ReadCloser, blob.Info, error) {
+	rc, info, err := b.Store.Get(ctx, key)
+	if err != nil {
+		return nil, info, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{rc, rc}, info, nil
+}
+
+// Prepare reads an upload it cannot seek (S3's) from a copy on disk, cuts
+// the same pages as from the store's own file, and removes the copy; one
+// over the size limit is refused by its size, as the upload would have been.
+func TestPrepareReadsAStreamedUploadFromACopyOnDisk(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	f := newStepsFixture(t)
+	ctx := t.Context()
+	seekable := f.upload(t, harbourPDF())
+	if _, err := f.steps.Prepare(ctx, PrepareInput{SourceKey: issues.SourceKey(seekable)}); err != nil {
+		t.Fatal(err)
+	}
+	f.steps.Pages.Sources = streamingBlobs{f.blobs}
+	streamed := f.upload(t, harbourPDF())
+	prep, err := f.steps.Prepare(ctx, PrepareInput{SourceKey: issues.SourceKey(streamed)})
+	if err != nil || prep.PageCount != 2 {
+		t.Fatalf("prepare of a streamed upload = %+v, %v", prep, err)
+	}
+	for _, id := range []string{seekable, streamed} {
+		if split, err := f.repo.Split(ctx, id); err != nil || split.Pages != 2 || len(split.Whole) != 0 {
+			t.Errorf("split of %s = %+v, %v; want both pages cut", id, split, err)
+		}
+	}
+	for n := 1; n <= 2; n++ {
+		// pdfcpu stamps each page PDF with the time: the pages are compared
+		// by what they hold.
+		a, errA := f.steps.Pages.read(ctx, f.blobs, issues.PagePDFKey(seekable, n), 1<<20)
+		b, errB := f.steps.Pages.read(ctx, f.blobs, issues.PagePDFKey(streamed, n), 1<<20)
+		if errA != nil || errB != nil {
+			t.Fatalf("page %d: %v, %v", n, errA, errB)
+		}
+		ta, errA := pdf.TextLayer(ctx, a, 1, pdf.DefaultLimits())
+		tb, errB := pdf.TextLayer(ctx, b, 1, pdf.DefaultLimits())
+		if errA != nil || errB != nil || len(ta.Blocks) == 0 || !reflect.DeepEqual(ta, tb) {
+			t.Errorf("page %d: text %+v (%v) cut from the file, %+v (%v) from the stream", n, ta, errA, tb, errB)
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left in the temporary folder: %v", left)
+	}
+
+	f.steps.Pages.Limits.MaxBytes = 1000
+	big := f.upload(t, harbourPDF())
+	_, err = f.steps.Prepare(ctx, PrepareInput{SourceKey: issues.SourceKey(big)})
+	var inv *pdf.InvalidInputError
+	if !errors.As(err, &inv) || inv.Reason != pdf.ReasonTooLarge {
+		t.Errorf("prepare over the size limit = %v, want too-large", err)
 	}
 }

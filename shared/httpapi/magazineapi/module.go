@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 
 	"github.com/lectern/lectern/shared/issues"
@@ -110,8 +111,9 @@ func (p *Parts) recover(ctx context.Context, pending []jobs.Job) error {
 
 // IngestFile ingests one PDF in this process and waits for it (`lectern
 // ingest`): the same checks as an upload, then the whole state machine.
-func (p *Parts) IngestFile(ctx context.Context, title string, data []byte) (magazine.Issue, error) {
-	is, err := p.Issues.Accept(ctx, title, data)
+// The PDF is read from file as it is needed, never held in memory whole.
+func (p *Parts) IngestFile(ctx context.Context, title string, file io.Reader) (magazine.Issue, error) {
+	is, err := p.Issues.Accept(ctx, title, file)
 	if err != nil {
 		return magazine.Issue{}, err
 	}
