@@ -153,11 +153,12 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	fmt.Fprintf(stdout, "issue %s %q: %s, %d pages\n", is.ID, is.Title, is.Status, is.PageCount)
-	pages, err := mag.Issues.Repo.Pages(ctx, is.ID)
-	if err != nil {
-		return err
-	}
-	for _, p := range pages {
+	// One page at a time: a long issue's pages are not all held at once.
+	for n := 1; n <= is.PageCount; n++ {
+		p, _, err := mag.Issues.Repo.Page(ctx, is.ID, n)
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(stdout, "  page %d: %s, engine %s, %d regions %s\n", p.Number, p.Step, p.Engine, len(p.Regions), p.Error)
 	}
 	if is.Status != "ready" {

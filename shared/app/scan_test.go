@@ -24,7 +24,7 @@ func textPicture(t *testing.T, dpi int) image.Image {
 	for i, l := range pdftest.ScanBody {
 		p.Text(72, 100+float64(i)*16, 12, false, l)
 	}
-	img, err := pdf.Render(context.Background(), src.Bytes(), 1, dpi, pdf.DefaultLimits())
+	img, err := pdf.Render(context.Background(), src.Bytes(), 1, dpi, pdf.DefaultLimits(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func picturesOf(t *testing.T, n int, set func(p *pdftest.Page, i int)) []byte {
 	for i := range n {
 		var src pdftest.Doc
 		set(src.AddPage(612, 792), i)
-		img, err := pdf.Render(context.Background(), src.Bytes(), 1, 200, pdf.DefaultLimits())
+		img, err := pdf.Render(context.Background(), src.Bytes(), 1, 200, pdf.DefaultLimits(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

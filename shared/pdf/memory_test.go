@@ -69,9 +69,9 @@ func TestRepairedFileWithAnInlineBombFailsOnMemory(t *testing.T) {
 	if _, err := Inspect(data, DefaultLimits()); err != nil {
 		t.Fatalf("Inspect: %v", err)
 	}
-	_, err := Render(t.Context(), data, 1, 150, DefaultLimits())
+	_, err := Render(t.Context(), data, 1, 150, DefaultLimits(), nil)
 	wantRefusal(t, err, ReasonMemoryBudget, 1, "over memory budget")
-	if _, err := Render(t.Context(), data, 2, 150, DefaultLimits()); err != nil {
+	if _, err := Render(t.Context(), data, 2, 150, DefaultLimits(), nil); err != nil {
 		t.Fatalf("page 2: %v", err)
 	}
 }
@@ -87,7 +87,7 @@ func TestCheckPageRefusesAnInlineBomb(t *testing.T) {
 
 func TestRenderBudgetMessageShowsRealNumbers(t *testing.T) {
 	data := build(func(d *pdftest.Doc) { d.BrokenMetadata = true; d.AddPage(14400, 14400) })
-	_, err := Render(context.Background(), data, 1, 150, DefaultLimits())
+	_, err := Render(context.Background(), data, 1, 150, DefaultLimits(), nil)
 	wantRefusal(t, err, ReasonRenderBudget, 1, "30000 x 30000 pixels", "budget of 60000000 pixels")
 }
 

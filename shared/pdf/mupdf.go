@@ -627,7 +627,7 @@ func pass(cpdf unsafe.Pointer, n, page int, want passWant, maxPixels, maxMemory 
 	if want.dpi > 0 {
 		C.lectern_render_size(ps, C.int(want.dpi), C.longlong(maxPixels))
 		if C.lectern_failed(ps) == 0 {
-			run.pixels = make([]byte, int(res.w)*int(res.h)*4)
+			run.pixels = want.pixels.get(int(res.w) * int(res.h) * 4)
 			// The pixels hold no Go pointers and MuPDF lets go of them
 			// before the call returns, so they may be passed as they are.
 			C.lectern_render_into(ps, (*C.uchar)(unsafe.Pointer(&run.pixels[0])), cookie)

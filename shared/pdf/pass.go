@@ -22,10 +22,26 @@ type pageRun struct {
 }
 
 // passWant is what a pass over a page makes: a render at dpi (0: none),
-// its structured text, or both from the one loaded page.
+// its structured text, or both from the one loaded page. A render is drawn
+// into pixels' bytes (nil: new ones).
 type passWant struct {
-	dpi  int
-	text bool
+	dpi    int
+	text   bool
+	pixels Pixels
+}
+
+// Pixels hands a render the n bytes (width×height×4) it is drawn into.
+// MuPDF paints every byte, so bytes used before need no clearing: a caller
+// that is done with a render may give its bytes to the next.
+type Pixels func(n int) []byte
+
+func (p Pixels) get(n int) []byte {
+	if p != nil {
+		if b := p(n); len(b) == n {
+			return b
+		}
+	}
+	return make([]byte, n)
 }
 
 // errAborted is returned when the context ended and MuPDF was told to stop.

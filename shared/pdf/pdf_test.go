@@ -73,7 +73,7 @@ func TestInspect(t *testing.T) {
 
 func TestRender(t *testing.T) {
 	data := build(article)
-	img, err := Render(context.Background(), data, 1, 150, DefaultLimits())
+	img, err := Render(context.Background(), data, 1, 150, DefaultLimits(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,11 +102,11 @@ func TestRender(t *testing.T) {
 func TestRenderWithTextIsRenderAndTextLayer(t *testing.T) {
 	data := build(article)
 	lim := DefaultLimits()
-	drawn, err := RenderWithText(t.Context(), data, 1, 150, lim)
+	drawn, err := RenderWithText(t.Context(), data, 1, 150, lim, nil)
 	if err != nil || drawn.TextErr != nil {
 		t.Fatalf("RenderWithText: %v, text: %v", err, drawn.TextErr)
 	}
-	img, err := Render(t.Context(), data, 1, 150, lim)
+	img, err := Render(t.Context(), data, 1, 150, lim, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestRenderWithTextIsRenderAndTextLayer(t *testing.T) {
 	}
 	// A page over the render budget is refused whole, as Render refuses it.
 	lim.MaxRenderPixels = 1000
-	if _, err := RenderWithText(t.Context(), data, 1, 150, lim); err == nil {
+	if _, err := RenderWithText(t.Context(), data, 1, 150, lim, nil); err == nil {
 		t.Error("a render over the pixel budget was drawn")
 	}
 }
@@ -209,14 +209,14 @@ func TestHostilePages(t *testing.T) {
 		{5, ReasonRenderBudget},
 	}
 	for _, tc := range tests {
-		_, err := Render(context.Background(), data, tc.page, 150, lim)
+		_, err := Render(context.Background(), data, tc.page, 150, lim, nil)
 		var inv *InvalidInputError
 		if !errors.As(err, &inv) || inv.Reason != tc.reason || inv.Page != tc.page {
 			t.Errorf("page %d: Render = %v, want %s", tc.page, err, tc.reason)
 		}
 	}
 	for _, page := range []int{1, 4} {
-		if _, err := Render(context.Background(), data, page, 150, lim); err != nil {
+		if _, err := Render(context.Background(), data, page, 150, lim, nil); err != nil {
 			t.Errorf("good page %d beside hostile ones: %v", page, err)
 		}
 		if tp, err := TextLayer(context.Background(), data, page, lim); err != nil || !HasRealText(tp) {
@@ -233,7 +233,7 @@ func TestContentBomb(t *testing.T) {
 	d.AddPage(612, 792).Raw(big)
 	lim := DefaultLimits()
 	lim.MaxContentBytes = 1 << 20
-	_, err := Render(context.Background(), d.Bytes(), 1, 72, lim)
+	_, err := Render(context.Background(), d.Bytes(), 1, 72, lim, nil)
 	var inv *InvalidInputError
 	if !errors.As(err, &inv) || inv.Reason != ReasonContentSize {
 		t.Fatalf("Render = %v, want %s", err, ReasonContentSize)
@@ -252,7 +252,7 @@ func TestTimeoutAbortsMuPDF(t *testing.T) {
 	lim := DefaultLimits()
 	lim.PageTimeout = 100 * time.Millisecond
 	start := time.Now()
-	_, err := Render(context.Background(), d.Bytes(), 1, 300, lim)
+	_, err := Render(context.Background(), d.Bytes(), 1, 300, lim, nil)
 	elapsed := time.Since(start)
 	var inv *InvalidInputError
 	if !errors.As(err, &inv) || inv.Reason != ReasonTimeout {
@@ -266,7 +266,7 @@ func TestTimeoutAbortsMuPDF(t *testing.T) {
 func TestCallerCancellationIsNotAPageError(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Render(ctx, build(article), 1, 150, DefaultLimits())
+	_, err := Render(ctx, build(article), 1, 150, DefaultLimits(), nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Render with a cancelled context = %v, want context.Canceled", err)
 	}
@@ -289,7 +289,7 @@ func TestTextLayerDecodesUnembeddedCJKFont(t *testing.T) {
 		t.Errorf("blocks %q, want the Chinese line decoded and the Latin line", texts)
 	}
 	// The page still renders (the stand-in font draws, or leaves blank).
-	if _, err := Render(context.Background(), d.Bytes(), 1, 72, DefaultLimits()); err != nil {
+	if _, err := Render(context.Background(), d.Bytes(), 1, 72, DefaultLimits(), nil); err != nil {
 		t.Errorf("render: %v", err)
 	}
 }

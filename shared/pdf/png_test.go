@@ -159,7 +159,7 @@ func TestRendersAreOpaque(t *testing.T) {
 			t.Fatal(err)
 		}
 		for page := 1; page <= min(2, len(info.Pages)); page++ {
-			img, err := Render(t.Context(), data, page, 150, DefaultLimits())
+			img, err := Render(t.Context(), data, page, 150, DefaultLimits(), nil)
 			if err != nil {
 				t.Fatalf("%s page %d: %v", path, page, err)
 			}

@@ -11,14 +11,15 @@ import (
 	"golang.org/x/image/draw"
 )
 
-// Render draws one page (1-based) at dpi as opaque RGBA pixels. The page is checked
-// first (CheckPage); a render over MaxRenderPixels and a page that takes longer than PageTimeout are refused with
-// an *InvalidInputError naming the page.
-func Render(ctx context.Context, data []byte, page, dpi int, lim Limits) (*image.RGBA, error) {
+// Render draws one page (1-based) at dpi as opaque RGBA pixels, into bytes
+// from pixels (nil: new ones). The page is checked first (CheckPage); a
+// render over MaxRenderPixels and a page that takes longer than PageTimeout
+// are refused with an *InvalidInputError naming the page.
+func Render(ctx context.Context, data []byte, page, dpi int, lim Limits, pixels Pixels) (*image.RGBA, error) {
 	if err := CheckPage(data, page, lim); err != nil {
 		return nil, err
 	}
-	run, err := runLimited(ctx, data, page, passWant{dpi: dpi}, lim)
+	run, err := runLimited(ctx, data, page, passWant{dpi: dpi, pixels: pixels}, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -37,11 +38,11 @@ type Drawn struct {
 // RenderWithText draws a page as Render does and reads its text layer as
 // TextLayer does, in one pass: the page is checked, loaded and its fonts
 // read once, where a render and a text layer apart cost all of that twice.
-func RenderWithText(ctx context.Context, data []byte, page, dpi int, lim Limits) (Drawn, error) {
+func RenderWithText(ctx context.Context, data []byte, page, dpi int, lim Limits, pixels Pixels) (Drawn, error) {
 	if err := CheckPage(data, page, lim); err != nil {
 		return Drawn{}, err
 	}
-	run, err := runLimited(ctx, data, page, passWant{dpi: dpi, text: true}, lim)
+	run, err := runLimited(ctx, data, page, passWant{dpi: dpi, text: true, pixels: pixels}, lim)
 	if err != nil {
 		return Drawn{}, err
 	}

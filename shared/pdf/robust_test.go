@@ -38,7 +38,7 @@ func TestReadablePagesIngest(t *testing.T) {
 			if err != nil || len(info.Pages) != 1 || info.Pages[0] != (PageBox{612, 792}) {
 				t.Fatalf("Inspect = %+v, %v", info, err)
 			}
-			if _, err := Render(context.Background(), data, 1, 72, lim); err != nil {
+			if _, err := Render(context.Background(), data, 1, 72, lim, nil); err != nil {
 				t.Fatalf("Render: %v", err)
 			}
 			tp, err := TextLayer(context.Background(), data, 1, lim)
@@ -56,7 +56,7 @@ func TestRepairedFileStillRefusesHostilePages(t *testing.T) {
 	if _, err := Inspect(data, DefaultLimits()); err != nil {
 		t.Fatalf("Inspect: %v", err)
 	}
-	_, err := Render(context.Background(), data, 1, 150, DefaultLimits())
+	_, err := Render(context.Background(), data, 1, 150, DefaultLimits(), nil)
 	var inv *InvalidInputError
 	if !errors.As(err, &inv) || inv.Reason != ReasonRenderBudget {
 		t.Fatalf("Render = %v, want %s", err, ReasonRenderBudget)
@@ -119,7 +119,7 @@ func TestBombInAFileOnlyMuPDFReads(t *testing.T) {
 		t.Fatalf("Inspect: %v", err)
 	}
 	start := time.Now()
-	_, err := Render(context.Background(), data, 1, 150, DefaultLimits())
+	_, err := Render(context.Background(), data, 1, 150, DefaultLimits(), nil)
 	var inv *InvalidInputError
 	if err != nil && !errors.As(err, &inv) {
 		t.Fatalf("Render = %v", err)

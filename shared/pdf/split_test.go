@@ -97,8 +97,8 @@ func TestEvalSplitPageSameAsWhole(t *testing.T) {
 func comparePage(t *testing.T, ctx context.Context, whole, single []byte, n int, lim Limits) {
 	t.Helper()
 	const dpi = 72
-	want, werr := Render(ctx, whole, n, dpi, lim)
-	got, gerr := Render(ctx, single, 1, dpi, lim)
+	want, werr := Render(ctx, whole, n, dpi, lim, nil)
+	got, gerr := Render(ctx, single, 1, dpi, lim, nil)
 	if (werr == nil) != (gerr == nil) {
 		t.Errorf("page %d: render of the whole file: %v; of the page alone: %v", n, werr, gerr)
 		return

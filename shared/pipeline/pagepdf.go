@@ -78,14 +78,15 @@ func (p *pagePDFs) last(want int) int {
 // is done with the pixels it works on at once (encoding them, reading
 // them): the image itself may live on, in the render cache.
 func (p *pagePDFs) render(ctx context.Context, page magazine.Page, dpi int) (img *image.RGBA, release func(), err error) {
-	return p.draw(ctx, page, dpi, false)
+	return p.draw(ctx, page, dpi, false, nil)
 }
 
-// draw is render; withText also reads the page's text layer in the same
-// MuPDF pass (pdf.RenderWithText) and keeps it for text to hand out,
-// unless it is kept already (Recognize reads a page's neighbours, so the
-// next page's layer is often read before that page is drawn).
-func (p *pagePDFs) draw(ctx context.Context, page magazine.Page, dpi int, withText bool) (img *image.RGBA, release func(), err error) {
+// draw is render, into bytes from pixels (nil: new ones); withText also
+// reads the page's text layer in the same MuPDF pass (pdf.RenderWithText)
+// and keeps it for text to hand out, unless it is kept already (Recognize
+// reads a page's neighbours, so the next page's layer is often read before
+// that page is drawn).
+func (p *pagePDFs) draw(ctx context.Context, page magazine.Page, dpi int, withText bool, pixels pdf.Pixels) (img *image.RGBA, release func(), err error) {
 	if withText {
 		_, kept := p.m.texts.get(p.textKey(page.Number))
 		withText = !kept
@@ -100,14 +101,14 @@ func (p *pagePDFs) draw(ctx context.Context, page magazine.Page, dpi int, withTe
 	}
 	if withText {
 		var drawn pdf.Drawn
-		if drawn, err = pdf.RenderWithText(ctx, data, at, dpi, p.m.Limits); err == nil {
+		if drawn, err = pdf.RenderWithText(ctx, data, at, dpi, p.m.Limits, pixels); err == nil {
 			img = drawn.Image
 			if drawn.TextErr == nil {
 				p.m.texts.put(p.textKey(page.Number), cloneTextPage(drawn.Text), textCacheSize)
 			}
 		}
 	} else {
-		img, err = pdf.Render(ctx, data, at, dpi, p.m.Limits)
+		img, err = pdf.Render(ctx, data, at, dpi, p.m.Limits, pixels)
 	}
 	if err != nil {
 		release()

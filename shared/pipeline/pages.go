@@ -49,7 +49,8 @@ type Pages struct {
 	// DefaultRenderMemory.
 	RenderMemory int64
 
-	renders recent[image.Image]
+	renders recent[image.Image]       // decoded from stored PNGs
+	drawn   drawnRenders              // drawn by Draw, until Refine
 	texts   recent[magazine.TextPage] // by issue and page; deep copies out
 	words   lexicon.Lazy              // loaded the first time a text layer is judged
 
@@ -148,7 +149,7 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 		return 0, err
 	}
 	dpi := pdf.FitDPI(page.Width, page.Height, m.dpi(), m.Limits.MaxRenderPixels)
-	img, release, err := pdfs.draw(ctx, page, dpi, m.TextWithRender)
+	img, release, err := pdfs.draw(ctx, page, dpi, m.TextWithRender, m.drawn.pixels)
 	if err != nil {
 		return 0, err
 	}
@@ -168,7 +169,7 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 	// The figure pass reads this render next; keeping the pixels spares it
 	// decoding the PNG (lossless, and an opaque RGBA decodes to the same
 	// *image.RGBA).
-	m.renders.put(key, img, renderCacheSize)
+	m.drawn.put(key, img)
 	return dpi, m.put(ctx, issues.ThumbKey(page.IssueID, page.Number), thumb)
 }
 
@@ -177,6 +178,7 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 // kept, so the cache lets go of it.
 func (m *Pages) Refine(ctx context.Context, page magazine.Page) (magazine.Page, error) {
 	defer m.renders.drop(page.RenderKey)
+	defer m.drawn.retire(page.RenderKey)
 	scale := float64(page.DPI) / 72
 	if page.RenderKey != "" && !slices.ContainsFunc(page.Regions, func(r magazine.Region) bool { return magazine.IsVisual(r.Kind) }) {
 		// No picture to refine or crop: RefineFigures only copies the
@@ -184,10 +186,11 @@ func (m *Pages) Refine(ctx context.Context, page magazine.Page) (magazine.Page, 
 		page.Regions, _ = magazine.RefineFigures(nil, scale, page.Regions)
 		return page, nil
 	}
-	img, err := m.renderImage(ctx, page)
+	img, done, err := m.renderImage(ctx, page)
 	if err != nil {
 		return page, err
 	}
+	defer done()
 	page.Regions, _ = magazine.RefineFigures(img, scale, page.Regions)
 	for i, r := range page.Regions {
 		if !magazine.IsVisual(r.Kind) {
@@ -209,10 +212,11 @@ func (m *Pages) Refine(ctx context.Context, page magazine.Page) (magazine.Page, 
 // RefineBoxes runs the figure pass on a page and cuts no crops: a review
 // change cuts them under its own revision once it is sure to be stored.
 func (m *Pages) RefineBoxes(ctx context.Context, page magazine.Page) ([]magazine.Region, error) {
-	img, err := m.renderImage(ctx, page)
+	img, done, err := m.renderImage(ctx, page)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	regions, _ := magazine.RefineFigures(img, float64(page.DPI)/72, page.Regions)
 	return regions, nil
 }
@@ -220,10 +224,11 @@ func (m *Pages) RefineBoxes(ctx context.Context, page magazine.Page) ([]magazine
 // FindPictures finds the pictures of a scanned page on its render, around
 // the given text boxes (magazine.FindPictures), as image regions p1..pN.
 func (m *Pages) FindPictures(ctx context.Context, page magazine.Page, text []magazine.BBox) ([]magazine.Region, error) {
-	img, err := m.renderImage(ctx, page)
+	img, done, err := m.renderImage(ctx, page)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	out := []magazine.Region{}
 	for i, b := range magazine.FindPictures(img, float64(page.DPI)/72, text) {
 		out = append(out, magazine.Region{ID: fmt.Sprintf("p%d", i+1), Kind: magazine.KindImage, BBox: b})
@@ -235,10 +240,11 @@ func (m *Pages) FindPictures(ctx context.Context, page magazine.Page, text []mag
 // the issue revision, so an undo that restores an older box also restores
 // the crop that was cut for it.
 func (m *Pages) Crop(ctx context.Context, page magazine.Page, r magazine.Region, rev int64) (string, error) {
-	img, err := m.renderImage(ctx, page)
+	img, done, err := m.renderImage(ctx, page)
 	if err != nil {
 		return "", err
 	}
+	defer done()
 	return m.cut(ctx, img, page, r, rev)
 }
 
@@ -379,21 +385,26 @@ func (m *Pages) Render(ctx context.Context, page magazine.Page) (PageImage, erro
 	return PageImage{PNG: b, Width: cfg.Width, Height: cfg.Height, DPI: page.DPI}, nil
 }
 
-// renderImage is the decoded render, from the cache when it is there.
-func (m *Pages) renderImage(ctx context.Context, page magazine.Page) (image.Image, error) {
+// renderImage is the page's render: the one Draw made, while the ingest
+// still has it, else the stored PNG decoded (from the cache when it is
+// there). done gives it back; the pixels must not be used after it.
+func (m *Pages) renderImage(ctx context.Context, page magazine.Page) (img image.Image, done func(), err error) {
+	if img, done, ok := m.drawn.borrow(page.RenderKey); ok {
+		return img, done, nil
+	}
 	if img, ok := m.renders.get(page.RenderKey); ok {
-		return img, nil
+		return img, func() {}, nil
 	}
 	pi, err := m.Render(ctx, page)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	img, err := png.Decode(bytes.NewReader(pi.PNG))
+	decoded, err := png.Decode(bytes.NewReader(pi.PNG))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	m.renders.put(page.RenderKey, img, renderCacheSize)
-	return img, nil
+	m.renders.put(page.RenderKey, decoded, renderCacheSize)
+	return decoded, func() {}, nil
 }
 
 func (m *Pages) read(ctx context.Context, store blob.Store, key string, limit int64) ([]byte, error) {
@@ -436,8 +447,8 @@ func (m *Pages) dpi() int {
 }
 
 // recent keeps the last few values under their keys, most recent last.
-// Renders: review edits crop the same page again and again, the figure step
-// reads the render Render drew, and a render never changes under its key.
+// Renders: review edits crop the same page again and again, and a render
+// never changes under its key.
 // Text layers: Recognize reads each page's neighbours too, and a page's PDF
 // never changes within an issue.
 type recent[T any] struct {

@@ -140,11 +140,12 @@ func (m *Pages) RecognizePage(ctx context.Context, page magazine.Page, engine st
 	page.OCRDPI = ocrDPI
 	page.Order = nil
 	page.HandOrdered = false
-	img, err := m.renderImage(ctx, page)
+	img, done, err := m.renderImage(ctx, page)
 	if err != nil {
 		return page, err
 	}
 	page.Regions, _ = magazine.RefineFigures(img, float64(page.DPI)/72, page.Regions)
+	done()
 	page, _ = magazine.Cleanup(page)
 	return magazine.ApplyOrder(page), nil
 }

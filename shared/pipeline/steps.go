@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -495,7 +496,7 @@ func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput,
 		}
 		failures = append(failures, f)
 	}
-	if err := s.repeatedFurniture(ctx, in.IssueID); err != nil {
+	if err := s.repeatedFurniture(ctx, in.IssueID, steps); err != nil {
 		return FinalizeOutput{}, err
 	}
 	is, err := s.Repo.Update(ctx, in.IssueID, func(is *magazine.Issue) error {
@@ -517,17 +518,38 @@ func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput,
 
 // repeatedFurniture finds the running heads and footers of pages an OCR
 // engine read (each alone) by their repetition across the issue, now that
-// every page is read (magazine.RepeatedFurniture).
-func (s *Steps) repeatedFurniture(ctx context.Context, id string) error {
-	pages, err := s.Repo.Pages(ctx, id)
-	if err != nil {
-		return transient(err)
+// every page is read (magazine.RepeatedFurniture). The pages are read one at
+// a time and only their text is kept, so a long issue is never in memory
+// whole; an OCR page that is marked is read again to be changed.
+func (s *Steps) repeatedFurniture(ctx context.Context, id string, steps []issues.Step) error {
+	text := make([]magazine.TextPage, len(steps))
+	index := make([][]int, len(steps))
+	var ocrPages []int // indexes into steps
+	for i, st := range steps {
+		p, _, err := s.Repo.Page(ctx, id, st.Page)
+		if err != nil {
+			return transient(err)
+		}
+		text[i], index[i] = magazine.FurnitureText(p)
+		if p.Error == "" && p.Engine != "" && p.Engine != EngineTextLayer {
+			ocrPages = append(ocrPages, i)
+		}
 	}
-	ocr := func(p magazine.Page) bool { return p.Error == "" && p.Engine != "" && p.Engine != EngineTextLayer }
-	out, changed := magazine.RepeatedFurniture(pages, ocr)
-	for i, p := range out {
-		if changed[i] {
-			if err := s.Repo.PutPage(ctx, p); err != nil {
+	if len(ocrPages) == 0 {
+		return nil
+	}
+	marks := magazine.FurnitureMarks(text)
+	for _, i := range ocrPages {
+		p, _, err := s.Repo.Page(ctx, id, steps[i].Page)
+		if err != nil {
+			return transient(err)
+		}
+		if now, at := magazine.FurnitureText(p); !slices.Equal(at, index[i]) || len(now.Blocks) != len(text[i].Blocks) {
+			continue // the page changed since it was read: its marks are not its own
+		}
+		out, changed := magazine.MarkFurniture(p, text[i], index[i], marks[i])
+		if changed {
+			if err := s.Repo.PutPage(ctx, out); err != nil {
 				return transient(err)
 			}
 		}

@@ -225,7 +225,7 @@ func TestRecognizeReadsAChineseScanInChinese(t *testing.T) {
 		p.Chinese(60, 80+float64(i)*40, 20, l)
 	}
 	// MuPDF draws the unembedded CJK font with fonts-droid-fallback.
-	img, err := pdf.Render(context.Background(), d.Bytes(), 1, 300, pdf.DefaultLimits())
+	img, err := pdf.Render(context.Background(), d.Bytes(), 1, 300, pdf.DefaultLimits(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
