@@ -67,3 +67,21 @@ func TestDrawnRendersAreBounded(t *testing.T) {
 		done()
 	}
 }
+
+// Through the steps: Refine gives the render Draw lent back, and the next
+// page is drawn into its pixels.
+func TestRefineGivesTheRenderBackForTheNextPage(t *testing.T) {
+	f := newStepsFixture(t)
+	id := f.prepared(t, f.steps.Render, f.steps.Recognize, f.steps.RefineFigures)
+	d := &f.steps.Pages.drawn
+	if len(d.entries) != 0 || len(d.spare) != 1 {
+		t.Fatalf("after page 1's Refine: %d renders lent, %d spare pixels; want 0 and 1", len(d.entries), len(d.spare))
+	}
+	spare := &d.spare[0][0]
+	if _, err := f.steps.Render(t.Context(), PageRef{IssueID: id, Page: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.spare) != 0 || len(d.entries) != 1 || &d.entries[0].img.Pix[0] != spare {
+		t.Fatalf("page 2 was not drawn into page 1's pixels (%d spare, %d lent)", len(d.spare), len(d.entries))
+	}
+}

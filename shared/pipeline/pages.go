@@ -43,6 +43,12 @@ type Pages struct {
 	// the same process, so the page is loaded and its fonts read once. In
 	// AWS each step is a Lambda of its own, and Draw renders only.
 	TextWithRender bool
+	// LendRenders has Draw lend each render to the page's later steps in
+	// this process (FindPictures, the figure pass) and draw later pages
+	// into its pixels once Refine is done with it (drawnRenders). In AWS
+	// those steps are Lambdas of their own, and a render kept would only
+	// hold the Render Lambda's memory.
+	LendRenders bool
 	// RenderMemory bounds the pixels of the renders being drawn and worked
 	// on at once, across every ingest and review edit in the process: a
 	// page waits for room rather than take the process past it. 0 means
@@ -169,7 +175,9 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 	// The figure pass reads this render next; keeping the pixels spares it
 	// decoding the PNG (lossless, and an opaque RGBA decodes to the same
 	// *image.RGBA).
-	m.drawn.put(key, img)
+	if m.LendRenders {
+		m.drawn.put(key, img)
+	}
 	return dpi, m.put(ctx, issues.ThumbKey(page.IssueID, page.Number), thumb)
 }
 

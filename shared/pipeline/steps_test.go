@@ -188,7 +188,7 @@ func newStepsFixture(t testing.TB) *stepsFixture {
 	t.Cleanup(func() { blobs.Close() })
 	repo := issues.NewRepo(table, time.Now)
 	return &stepsFixture{
-		steps: &Steps{Repo: repo, Pages: &Pages{Blobs: blobs, Sources: blobs, Splits: repo, Limits: pdf.DefaultLimits(), DPI: DefaultDPI}},
+		steps: &Steps{Repo: repo, Pages: &Pages{Blobs: blobs, Sources: blobs, Splits: repo, Limits: pdf.DefaultLimits(), DPI: DefaultDPI, LendRenders: true}},
 		repo:  repo, table: table, blobs: blobs,
 	}
 }

@@ -20,6 +20,7 @@ func NewSteps(d *platform.Deps) *Steps {
 		Pages: &Pages{
 			Blobs: d.Blobs, Sources: d.Uploads, Splits: repo, Limits: pdf.DefaultLimits(), DPI: DefaultDPI,
 			TextWithRender: !d.Hosted(),
+			LendRenders:    !d.Hosted(),
 			OCR: func(context.Context) (OCRChain, error) {
 				return OCRChain{Tesseract: tesseract.Engine{Command: d.Config.TesseractCommand}}, nil
 			},
