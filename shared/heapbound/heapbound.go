@@ -4,8 +4,8 @@
 // With the default collector (GOGC=100) the heap may grow to twice the live
 // heap at the last collection, so a process's peak is twice the largest live
 // heap any collection happened to see. Local ingest holds two pages at once,
-// each at its fattest for an instant (the render, the figure pass's planes,
-// a PNG being encoded); a 15-page issue may never have a collection land
+// each at its fattest for an instant (the render, a PNG being encoded, its
+// crops); a 15-page issue may never have a collection land
 // on that instant, a 500-page one does. Bounding the growth to a margin
 // makes the peak the live heap plus the margin, however long the run.
 //

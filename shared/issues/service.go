@@ -113,42 +113,19 @@ func (s *Service) Accept(ctx context.Context, title string, file io.Reader) (mag
 	return s.create(ctx, id, title, magazine.IssueProcessing)
 }
 
-// seekable is an upload that can be read again from its start: a file that
-// can seek as it is (a form upload kept on disk, a file named on the command
-// line, bytes in memory), else a temporary copy on disk. A file over the
-// limit is refused by its real size without being read when it can seek.
-func (s *Service) seekable(file io.Reader) (io.ReadSeeker, int64, func(), error) {
-	if rs, ok := file.(io.ReadSeeker); ok {
-		// A pipe is an *os.File too, but cannot seek: it is copied.
-		if size, err := rs.Seek(0, io.SeekEnd); err == nil {
-			if _, err := rs.Seek(0, io.SeekStart); err != nil {
-				return nil, 0, nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
-			}
-			if err := pdf.CheckSize(size, s.Limits); err != nil {
-				return nil, 0, nil, err
-			}
-			return rs, size, func() {}, nil
-		}
-	}
-	tmp, size, remove, err := blob.TempCopy(file, s.Limits.MaxBytes)
-	if errors.Is(err, blob.ErrTooLarge) {
-		return nil, 0, nil, pdf.TooLarge(-1, s.Limits)
-	}
-	if err != nil {
-		return nil, 0, nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
-	}
-	return tmp, size, remove, nil
-}
-
 // store refuses a bad PDF before anything is stored or shown, then keeps it
 // under a new issue id. The PDF is read from the file, never held in memory
 // whole.
 func (s *Service) store(ctx context.Context, file io.Reader) (string, error) {
-	rs, size, done, err := s.seekable(file)
+	rs, size, done, err := blob.Seekable(file, s.Limits.MaxBytes)
+	if errors.Is(err, blob.ErrTooLarge) {
+		return "", pdf.TooLarge(-1, s.Limits)
+	}
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w: %v", ErrUnreadable, err)
 	}
 	defer done()
+	// InspectFile refuses a file over the limit by its real size.
 	if _, err := pdf.InspectFile(rs, size, s.Limits); err != nil {
 		return "", err
 	}

@@ -117,30 +117,28 @@ type sourceFile struct {
 
 // openSource opens an issue's uploaded PDF (sourceFile); Close it when done.
 func (m *Pages) openSource(ctx context.Context, id string) (*sourceFile, error) {
-	key := issues.SourceKey(id)
-	rc, info, err := m.Sources.Get(ctx, key)
-	if errors.Is(err, blob.ErrNotFound) {
-		return nil, &StepError{Reason: "missing-upload", Detail: fmt.Sprintf("%s is not in the blob store", key)}
-	}
+	rc, info, err := m.get(ctx, m.Sources, issues.SourceKey(id))
 	if err != nil {
-		return nil, transient(err)
+		return nil, err
 	}
 	if err := pdf.CheckSize(info.Size, m.Limits); err != nil {
 		rc.Close()
 		return nil, err
 	}
-	if f, ok := rc.(io.ReadSeeker); ok {
-		return &sourceFile{ReadSeeker: f, size: info.Size, close: func() { rc.Close() }}, nil
-	}
-	defer rc.Close()
-	tmp, size, remove, err := blob.TempCopy(rc, m.Limits.MaxBytes)
-	if errors.Is(err, blob.ErrTooLarge) {
-		return nil, pdf.TooLarge(-1, m.Limits)
-	}
+	file, size, done, err := blob.Seekable(rc, m.Limits.MaxBytes)
 	if err != nil {
+		rc.Close()
+		if errors.Is(err, blob.ErrTooLarge) {
+			return nil, pdf.TooLarge(-1, m.Limits)
+		}
 		return nil, transient(err)
 	}
-	return &sourceFile{ReadSeeker: tmp, size: size, close: remove}, nil
+	if any(file) != any(rc) {
+		rc.Close() // copied: the stream is done with
+		return &sourceFile{ReadSeeker: file, size: size, close: done}, nil
+	}
+	// The store's own file is read where it lies, and stays open until Close.
+	return &sourceFile{ReadSeeker: file, size: size, close: func() { rc.Close() }}, nil
 }
 
 // Close lets go of the file (and removes a temporary copy).
@@ -183,7 +181,8 @@ func (m *Pages) Draw(ctx context.Context, page magazine.Page) (int, error) {
 
 // Refine runs the figure pass on a page and cuts each picture's crop from the
 // render's own pixels. It is the ingest's last reader of the render Draw
-// kept, so the cache lets go of it.
+// lent, so it retires it (its pixels go to a later page) and the cache lets
+// go of any decoded copy.
 func (m *Pages) Refine(ctx context.Context, page magazine.Page) (magazine.Page, error) {
 	defer m.renders.drop(page.RenderKey)
 	defer m.drawn.retire(page.RenderKey)
@@ -415,13 +414,23 @@ func (m *Pages) renderImage(ctx context.Context, page magazine.Page) (img image.
 	return decoded, func() {}, nil
 }
 
-func (m *Pages) read(ctx context.Context, store blob.Store, key string, limit int64) ([]byte, error) {
+// get opens an object; a missing one is a bad input (the upload or page
+// the step was given is not there), any other failure transient.
+func (m *Pages) get(ctx context.Context, store blob.Store, key string) (io.ReadCloser, blob.Info, error) {
 	rc, info, err := store.Get(ctx, key)
 	if errors.Is(err, blob.ErrNotFound) {
-		return nil, &StepError{Reason: "missing-upload", Detail: fmt.Sprintf("%s is not in the blob store", key)}
+		return nil, info, &StepError{Reason: "missing-upload", Detail: fmt.Sprintf("%s is not in the blob store", key)}
 	}
 	if err != nil {
-		return nil, transient(err)
+		return nil, info, transient(err)
+	}
+	return rc, info, nil
+}
+
+func (m *Pages) read(ctx context.Context, store blob.Store, key string, limit int64) ([]byte, error) {
+	rc, info, err := m.get(ctx, store, key)
+	if err != nil {
+		return nil, err
 	}
 	defer rc.Close()
 	if limit > 0 && info.Size > limit {
