@@ -387,14 +387,15 @@ export default async function ({ browser }) {
     await picker.getByRole('searchbox').fill(espeak.name);
     await picker.getByRole('listbox').locator(`option[value="${espeak.id}"]`).waitFor();
     await picker.getByRole('listbox').selectOption(espeak.id);
-    await page.waitForFunction((id) => document.querySelector('[data-testid=ab-narrator-select]')?.value === id, espeak.id);
+    // A select is disabled while its choice is being saved: wait for the save, not only the choice.
+    await page.waitForFunction((id) => { const s = document.querySelector('[data-testid=ab-narrator-select]'); return s?.value === id && !s.disabled; }, espeak.id);
     // Mary from her suggestions (by gender, then age).
     const sugg = await api(`/api/audiobook/books/${small}/voice-suggestions`);
     const marySugg = sugg.characters.find((c) => c.name === 'Mary');
     check(marySugg?.voices?.length, `voices are suggested for Mary: ${JSON.stringify(sugg.characters)}`);
     const row = castRow('Mary');
     await row.getByTestId('ab-voice-select').selectOption(marySugg.voices[0].voice_id);
-    await page.waitForFunction((id) => [...document.querySelectorAll('[data-testid=ab-voice-select]')].some((s) => s.value === id), marySugg.voices[0].voice_id);
+    await page.waitForFunction((id) => [...document.querySelectorAll('[data-testid=ab-voice-select]')].some((s) => s.value === id && !s.disabled), marySugg.voices[0].voice_id);
     const book = await api(`/api/audiobook/books/${small}`);
     const maryVoice = book.cast.find((c) => c.name === 'Mary').voice_id;
     check(book.narrator_voice === espeak.id && maryVoice === marySugg.voices[0].voice_id, `voices saved: narrator ${book.narrator_voice}, Mary ${maryVoice}`);
