@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/pdf/pdftest"
@@ -69,22 +70,7 @@ func scannedPage(t *testing.T, photo bool, layer []string) []byte {
 // region, and a photograph on it is found from the render.
 func TestScanTextLayer(t *testing.T) {
 	mag := magazineOf(t, openTestLocal(t, "http://127.0.0.1", 2))
-	ctx := context.Background()
-	ingest := func(name string, data []byte) magazine.Page {
-		t.Helper()
-		is, err := mag.IngestFile(ctx, name, bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if is.Status != magazine.IssueReady || len(is.PageErrors) > 0 {
-			t.Fatalf("%s: issue %s %s %+v", name, is.Status, is.Error, is.PageErrors)
-		}
-		pages, err := mag.Issues.Repo.Pages(ctx, is.ID)
-		if err != nil || len(pages) != 1 {
-			t.Fatalf("%s: pages %v %v", name, len(pages), err)
-		}
-		return pages[0]
-	}
+	ingest := func(name string, data []byte) magazine.Page { return ingestOnePage(t, mag, name, data) }
 	pictures := func(p magazine.Page) []magazine.BBox {
 		var out []magazine.BBox
 		for _, r := range p.Regions {
@@ -117,6 +103,52 @@ func TestScanTextLayer(t *testing.T) {
 	got := pictures(good)
 	if len(got) != 1 || got[0].Overlap(magazine.BBox{300, 400, 240, 180}) < 0.8*240*180 || got[0].Area() > 1.3*240*180 {
 		t.Errorf("good layer: pictures %v, want the photo at [300 400 240 180]", got)
+	}
+}
+
+// ingestOnePage ingests a one-page PDF, which must end ready, and returns
+// its page.
+func ingestOnePage(t *testing.T, mag *magazineapi.Parts, name string, data []byte) magazine.Page {
+	t.Helper()
+	ctx := context.Background()
+	is, err := mag.IngestFile(ctx, name, bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if is.Status != magazine.IssueReady || len(is.PageErrors) > 0 {
+		t.Fatalf("%s: issue %s %s %+v", name, is.Status, is.Error, is.PageErrors)
+	}
+	pages, err := mag.Issues.Repo.Pages(ctx, is.ID)
+	if err != nil || len(pages) != 1 {
+		t.Fatalf("%s: pages %v %v", name, len(pages), err)
+	}
+	return pages[0]
+}
+
+// TestShortTextLayer: a text layer of fewer than MinRealTextLetters letters
+// is read by OCR too, and kept when OCR reads no more of it: a title page's
+// few exact words are not traded for Tesseract's reading of them (it may
+// miss a small line under a huge one, or text under an annotation), while a
+// scan that carries only a stray label is read by OCR.
+func TestShortTextLayer(t *testing.T) {
+	mag := magazineOf(t, openTestLocal(t, "http://127.0.0.1", 2))
+
+	var title pdftest.Doc
+	title.AddPage(612, 792).Text(72, 200, 40, true, "Spring Issue").Text(72, 260, 14, false, "Vol. 2")
+	page := ingestOnePage(t, mag, "title.pdf", title.Bytes())
+	if page.Engine != "text-layer" || !strings.Contains(page.EngineNote, "only 14 letters") {
+		t.Errorf("title page: engine %q, note %q; want the text layer, kept though short", page.Engine, page.EngineNote)
+	}
+	if text := readAloud(page); !strings.Contains(text, "Spring Issue") || !strings.Contains(text, "Vol. 2") {
+		t.Errorf("title page: read aloud %q", text)
+	}
+
+	labelled := ingestOnePage(t, mag, "labelled.pdf", scannedPage(t, false, []string{"Page 3"}))
+	if labelled.Engine != "tesseract" || !strings.Contains(labelled.EngineNote, "set aside: it holds only 4 letters") {
+		t.Errorf("scan with a label: engine %q, note %q; want Tesseract, and why", labelled.Engine, labelled.EngineNote)
+	}
+	if text := readAloud(labelled); !strings.Contains(text, "agreed that the work should begin") {
+		t.Errorf("scan with a label: read aloud %q", text)
 	}
 }
 

@@ -13,7 +13,9 @@ import (
 )
 
 // MinRealTextLetters: a page whose text layer holds fewer letters than this
-// has no real text (a scan with a stray label), so OCR reads it instead.
+// may have more text than its layer (a scan with a stray label, a title set
+// in outlines), so OCR reads it too, and the layer stays only when OCR reads
+// no better.
 const MinRealTextLetters = 20
 
 // sizeSplitRatio: lines in one MuPDF block whose font sizes differ by more
@@ -48,6 +50,11 @@ func textPage(run pageRun, page int) (magazine.TextPage, error) {
 
 // HasRealText reports whether the text layer is worth more than OCR.
 func HasRealText(tp magazine.TextPage) bool {
+	return Letters(tp) >= MinRealTextLetters
+}
+
+// Letters counts the letters of the text layer.
+func Letters(tp magazine.TextPage) int {
 	letters := 0
 	for _, b := range tp.Blocks {
 		for _, r := range b.Text {
@@ -56,7 +63,7 @@ func HasRealText(tp magazine.TextPage) bool {
 			}
 		}
 	}
-	return letters >= MinRealTextLetters
+	return letters
 }
 
 type stextLine struct {

@@ -224,8 +224,9 @@ func (s *Steps) Render(ctx context.Context, in PageRef) (PageOutput, error) {
 
 // Recognize reads the page: its own text layer when it has real text that
 // reads well, otherwise the OCR chain's engines in order. A text layer set
-// aside as poor (a misread scan, broken font encodings) is still kept when
-// no engine reads the page better; the page records why (EngineNote).
+// aside as poor (a misread scan, broken font encodings, only a few words) is
+// still kept when no engine reads the page better; the page records why
+// (EngineNote).
 func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	pdfs, err := s.Pages.openPDFs(ctx, in.IssueID)
 	if err != nil {
@@ -265,14 +266,16 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	var ocrErr *OCRError
 	note := ""
 	switch {
+	case layer.poor != "" && errors.As(err, &ocrErr) && ocrErr.NoText():
+		note = "text layer kept though " + layer.poor + ": OCR found no text on the page"
+		rec, err = Recognition{Regions: layer.regions, Engine: EngineTextLayer}, nil
 	case layer.poor != "" && err != nil:
 		// No engine could read it: the poor layer is better than nothing.
 		note = "text layer kept though " + layer.poor + ": no OCR engine could read the page (" + err.Error() + ")"
 		rec, err = Recognition{Regions: layer.regions, Engine: EngineTextLayer}, nil
 	case layer.poor != "":
 		if got := magazine.MeasureText(textPageOf(rec.Regions), layer.known); !got.Better(layer.quality) {
-			note = fmt.Sprintf("text layer kept though %s: %s read no better (%.0f%% dictionary words, %.0f words a block)",
-				layer.poor, rec.Engine, 100*got.DictionaryRate, got.WordsPerBlock)
+			note = fmt.Sprintf("text layer kept though %s: %s read no better (%s)", layer.poor, rec.Engine, readAgainst(got, layer.quality))
 			rec = Recognition{Regions: layer.regions, Engine: EngineTextLayer}
 		} else {
 			note = "text layer set aside: " + layer.poor
@@ -312,9 +315,18 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	})
 }
 
+// readAgainst says how an engine's reading measured against the layer's:
+// by dictionary words where they were looked up, else by words.
+func readAgainst(got, layer magazine.TextQuality) string {
+	if got.Looked {
+		return fmt.Sprintf("%.0f%% dictionary words, %.0f words a block", 100*got.DictionaryRate, got.WordsPerBlock)
+	}
+	return fmt.Sprintf("%d words against the layer's %d", got.Words, layer.Words)
+}
+
 // layerRead is what a page's own text layer gave.
 type layerRead struct {
-	regions  []magazine.Region // classified text and pictures; nil when the page has no real text
+	regions  []magazine.Region // classified text and pictures; nil when the page has no text
 	pictures []magazine.Region // its picture regions
 	scanned  bool              // the page is one scanned picture (pictures come from the render)
 	quality  magazine.TextQuality
@@ -343,7 +355,8 @@ func (s *Steps) textLayer(ctx context.Context, pdfs *pagePDFs, n int, page magaz
 	}
 	// Caption adjacency is judged against pictures as they will be shown.
 	out.pictures = magazine.PictureRegions(own.Pictures, magazine.ParagraphBoxes(own.Blocks))
-	if out.scanned && pdf.HasRealText(own) {
+	letters := pdf.Letters(own)
+	if out.scanned && letters > 0 {
 		boxes := make([]magazine.BBox, len(own.Blocks))
 		for i, b := range own.Blocks {
 			boxes[i] = b.BBox
@@ -355,11 +368,17 @@ func (s *Steps) textLayer(ctx context.Context, pdfs *pagePDFs, n int, page magaz
 	if out.pictures == nil {
 		out.pictures = []magazine.Region{}
 	}
-	if !pdf.HasRealText(own) {
+	if letters == 0 {
 		return out, nil
 	}
 	out.quality = magazine.MeasureText(own, out.known)
 	_, out.poor = out.quality.Poor()
+	if out.poor == "" && letters < pdf.MinRealTextLetters {
+		// A title page's few words are exact in the layer, and OCR may read
+		// less of them (text under annotations, a small line under a huge
+		// one); a stray label on a scan is read past by OCR.
+		out.poor = fmt.Sprintf("it holds only %d letters (fewer than %d)", letters, pdf.MinRealTextLetters)
+	}
 	own.Pictures = nil
 	for _, r := range out.pictures {
 		own.Pictures = append(own.Pictures, r.BBox)
