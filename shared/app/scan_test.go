@@ -125,26 +125,60 @@ func ingestOnePage(t *testing.T, mag *magazineapi.Parts, name string, data []byt
 	return pages[0]
 }
 
-// TestShortTextLayer: a text layer of fewer than MinRealTextLetters letters
-// is read by OCR too, and kept when OCR reads no more of it: a title page's
-// few exact words are not traded for Tesseract's reading of them (it may
-// miss a small line under a huge one, or text under an annotation), while a
-// scan that carries only a stray label is read by OCR.
+// TestShortTextLayer: a text layer of fewer than MinRealTextChars letters
+// and digits is read by OCR too, and kept when OCR reads no more of it: a
+// title page's few exact words are not traded for Tesseract's reading of
+// them (it may miss a small line under a huge one, or text under an
+// annotation), while a scan that carries only a stray label is read by
+// OCR. A table of figures without a letter is text, not a page to OCR.
 func TestShortTextLayer(t *testing.T) {
 	mag := magazineOf(t, openTestLocal(t, "http://127.0.0.1", 2))
 
 	var title pdftest.Doc
 	title.AddPage(612, 792).Text(72, 200, 40, true, "Spring Issue").Text(72, 260, 14, false, "Vol. 2")
 	page := ingestOnePage(t, mag, "title.pdf", title.Bytes())
-	if page.Engine != "text-layer" || !strings.Contains(page.EngineNote, "only 14 letters") {
+	if page.Engine != "text-layer" || !strings.Contains(page.EngineNote, "only 15 letters and digits") {
 		t.Errorf("title page: engine %q, note %q; want the text layer, kept though short", page.Engine, page.EngineNote)
 	}
 	if text := readAloud(page); !strings.Contains(text, "Spring Issue") || !strings.Contains(text, "Vol. 2") {
 		t.Errorf("title page: read aloud %q", text)
 	}
 
+	var figures pdftest.Doc
+	table := figures.AddPage(612, 792)
+	for i, row := range []string{"1,204      3,518      77.2", "2,871      4,090      81.5", "3,330      5,127      84.9"} {
+		table.Text(72, 100+float64(i)*16, 11, false, row)
+	}
+	page = ingestOnePage(t, mag, "figures.pdf", figures.Bytes())
+	if page.Engine != "text-layer" || page.EngineNote != "" {
+		t.Errorf("table of figures: engine %q, note %q; want the text layer", page.Engine, page.EngineNote)
+	}
+	if text := readAloud(page); !strings.Contains(text, "4,090") {
+		t.Errorf("table of figures: read aloud %q", text)
+	}
+
+	// A Chinese scan whose layer holds only its date: chi_sim reads more.
+	var src pdftest.Doc
+	cn := src.AddPage(612, 792)
+	for i, l := range []string{"关于浙江菲达环保科技股份有限公司", "年度报告中有关财务事项的说明", "当事人申领编号为进料加工手册", "备案出口主蒸汽管道配管成品"} {
+		cn.Chinese(60, 80+float64(i)*40, 20, l)
+	}
+	img, err := pdf.Render(context.Background(), src.Bytes(), 1, 200, pdf.DefaultLimits(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scan pdftest.Doc
+	scan.AddPage(612, 792).Image(0, 0, 612, 792, img).Invisible(400, 700, 12, "2021 3 31")
+	page = ingestOnePage(t, mag, "chinese.pdf", scan.Bytes())
+	if page.Engine != "tesseract" || !strings.Contains(page.EngineNote, "set aside: it holds only 7 letters and digits") {
+		t.Errorf("Chinese scan dated in its layer: engine %q, note %q; want Tesseract, and why", page.Engine, page.EngineNote)
+	}
+	if text := readAloud(page); !strings.Contains(strings.ReplaceAll(text, " ", ""), "当事人申领编号") {
+		t.Errorf("Chinese scan dated in its layer: read aloud %q", text)
+	}
+
 	labelled := ingestOnePage(t, mag, "labelled.pdf", scannedPage(t, false, []string{"Page 3"}))
-	if labelled.Engine != "tesseract" || !strings.Contains(labelled.EngineNote, "set aside: it holds only 4 letters") {
+	if labelled.Engine != "tesseract" || !strings.Contains(labelled.EngineNote, "set aside: it holds only 5 letters and digits") {
 		t.Errorf("scan with a label: engine %q, note %q; want Tesseract, and why", labelled.Engine, labelled.EngineNote)
 	}
 	if text := readAloud(labelled); !strings.Contains(text, "agreed that the work should begin") {

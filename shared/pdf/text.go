@@ -12,11 +12,11 @@ import (
 	"github.com/lectern/lectern/shared/magazine"
 )
 
-// MinRealTextLetters: a page whose text layer holds fewer letters than this
-// may have more text than its layer (a scan with a stray label, a title set
-// in outlines), so OCR reads it too, and the layer stays only when OCR reads
-// no better.
-const MinRealTextLetters = 20
+// MinRealTextChars: a page whose text layer holds fewer letters and digits
+// than this may have more text than its layer (a scan with a stray label, a
+// title set in outlines), so OCR reads it too, and the layer stays only when
+// OCR reads no better.
+const MinRealTextChars = 20
 
 // sizeSplitRatio: lines in one MuPDF block whose font sizes differ by more
 // than this ratio become separate blocks (a headline set tight on its body).
@@ -50,20 +50,21 @@ func textPage(run pageRun, page int) (magazine.TextPage, error) {
 
 // HasRealText reports whether the text layer is worth more than OCR.
 func HasRealText(tp magazine.TextPage) bool {
-	return Letters(tp) >= MinRealTextLetters
+	return Alphanumerics(tp) >= MinRealTextChars
 }
 
-// Letters counts the letters of the text layer.
-func Letters(tp magazine.TextPage) int {
-	letters := 0
+// Alphanumerics counts the letters and digits of the text layer: a table
+// of figures is text as much as a paragraph is.
+func Alphanumerics(tp magazine.TextPage) int {
+	n := 0
 	for _, b := range tp.Blocks {
 		for _, r := range b.Text {
-			if unicode.IsLetter(r) {
-				letters++
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				n++
 			}
 		}
 	}
-	return letters
+	return n
 }
 
 type stextLine struct {

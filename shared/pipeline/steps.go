@@ -274,8 +274,8 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 		note = "text layer kept though " + layer.poor + ": no OCR engine could read the page (" + err.Error() + ")"
 		rec, err = Recognition{Regions: layer.regions, Engine: EngineTextLayer}, nil
 	case layer.poor != "":
-		if got := magazine.MeasureText(textPageOf(rec.Regions), layer.known); !got.Better(layer.quality) {
-			note = fmt.Sprintf("text layer kept though %s: %s read no better (%s)", layer.poor, rec.Engine, readAgainst(got, layer.quality))
+		if better, measured := layer.outreadBy(rec.Regions); !better {
+			note = fmt.Sprintf("text layer kept though %s: %s read no better (%s)", layer.poor, rec.Engine, measured)
 			rec = Recognition{Regions: layer.regions, Engine: EngineTextLayer}
 		} else {
 			note = "text layer set aside: " + layer.poor
@@ -315,13 +315,21 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	})
 }
 
-// readAgainst says how an engine's reading measured against the layer's:
-// by dictionary words where they were looked up, else by words.
-func readAgainst(got, layer magazine.TextQuality) string {
-	if got.Looked {
-		return fmt.Sprintf("%.0f%% dictionary words, %.0f words a block", 100*got.DictionaryRate, got.WordsPerBlock)
+// outreadBy says whether an engine's regions read the page better than the
+// layer, and how the two measured. A short layer loses only to a reading of
+// at least twice its letters and digits (in any script, so a Chinese page
+// read by chi_sim beats a layer of only its date); a poor one by its words.
+func (l layerRead) outreadBy(regions []magazine.Region) (bool, string) {
+	tp := textPageOf(regions)
+	if l.short {
+		n := pdf.Alphanumerics(tp)
+		return n >= 2*l.chars && n >= pdf.MinRealTextChars, fmt.Sprintf("%d letters and digits against the layer's %d", n, l.chars)
 	}
-	return fmt.Sprintf("%d words against the layer's %d", got.Words, layer.Words)
+	got := magazine.MeasureText(tp, l.known)
+	if got.Looked {
+		return got.Better(l.quality), fmt.Sprintf("%.0f%% dictionary words, %.0f words a block", 100*got.DictionaryRate, got.WordsPerBlock)
+	}
+	return got.Better(l.quality), fmt.Sprintf("%d words against the layer's %d", got.Words, l.quality.Words)
 }
 
 // layerRead is what a page's own text layer gave.
@@ -331,6 +339,8 @@ type layerRead struct {
 	scanned  bool              // the page is one scanned picture (pictures come from the render)
 	quality  magazine.TextQuality
 	poor     string            // why the text is too poor to read aloud; "" when it is fine
+	chars    int               // its letters and digits
+	short    bool              // poor for having fewer than pdf.MinRealTextChars of them
 	known    func(string) bool // the lexicon's word test; nil unless scanned
 }
 
@@ -355,8 +365,8 @@ func (s *Steps) textLayer(ctx context.Context, pdfs *pagePDFs, n int, page magaz
 	}
 	// Caption adjacency is judged against pictures as they will be shown.
 	out.pictures = magazine.PictureRegions(own.Pictures, magazine.ParagraphBoxes(own.Blocks))
-	letters := pdf.Letters(own)
-	if out.scanned && letters > 0 {
+	chars := pdf.Alphanumerics(own)
+	if out.scanned && chars > 0 {
 		boxes := make([]magazine.BBox, len(own.Blocks))
 		for i, b := range own.Blocks {
 			boxes[i] = b.BBox
@@ -368,16 +378,18 @@ func (s *Steps) textLayer(ctx context.Context, pdfs *pagePDFs, n int, page magaz
 	if out.pictures == nil {
 		out.pictures = []magazine.Region{}
 	}
-	if letters == 0 {
+	if chars == 0 {
 		return out, nil
 	}
 	out.quality = magazine.MeasureText(own, out.known)
 	_, out.poor = out.quality.Poor()
-	if out.poor == "" && letters < pdf.MinRealTextLetters {
+	out.chars = chars
+	if out.poor == "" && chars < pdf.MinRealTextChars {
+		out.short = true
 		// A title page's few words are exact in the layer, and OCR may read
 		// less of them (text under annotations, a small line under a huge
 		// one); a stray label on a scan is read past by OCR.
-		out.poor = fmt.Sprintf("it holds only %d letters (fewer than %d)", letters, pdf.MinRealTextLetters)
+		out.poor = fmt.Sprintf("it holds only %d letters and digits (fewer than %d)", chars, pdf.MinRealTextChars)
 	}
 	own.Pictures = nil
 	for _, r := range out.pictures {
