@@ -24,8 +24,8 @@ const sizeSplitRatio = 1.15
 
 // TextLayer reads a page's (1-based) own text with MuPDF's structured text:
 // characters → lines → blocks, each block with its box, dominant font size
-// and weight, plus the boxes of the pictures on the page. HasRealText tells
-// whether OCR can be skipped.
+// and weight, plus the boxes of the pictures on the page. Alphanumerics
+// against MinRealTextChars tells whether OCR need read the page too.
 func TextLayer(ctx context.Context, data []byte, page int, lim Limits) (magazine.TextPage, error) {
 	if err := CheckPage(data, page, lim); err != nil {
 		return magazine.TextPage{}, err
@@ -46,11 +46,6 @@ func textPage(run pageRun, page int) (magazine.TextPage, error) {
 	tp := buildStext(glyphs, fonts)
 	tp.Width, tp.Height = run.width, run.height
 	return tp, nil
-}
-
-// HasRealText reports whether the text layer is worth more than OCR.
-func HasRealText(tp magazine.TextPage) bool {
-	return Alphanumerics(tp) >= MinRealTextChars
 }
 
 // Alphanumerics counts the letters and digits of the text layer: a table

@@ -100,7 +100,7 @@ func (m *Pages) RecognizePage(ctx context.Context, page magazine.Page, engine st
 	switch engine {
 	case EngineTextLayer:
 		if layer.regions == nil {
-			return page, fmt.Errorf("page %d has no text layer to read (it is a scan, or its text layer holds no letters): %w", page.Number, ErrNothingRead)
+			return page, fmt.Errorf("page %d has no text layer to read (it is a scan, or its text layer holds no letters or digits): %w", page.Number, ErrNothingRead)
 		}
 		if layer.poor != "" {
 			note = "text layer chosen in review though " + layer.poor
