@@ -91,7 +91,7 @@ bench: deps
 # pipeline; prints Lectern against pdftotext per category and the corpus sweep.
 eval: deps
 	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} LECTERN_SWEEP_ALL=1 \
-	  go test -count=1 -timeout 30m -run 'TestEvalBench|TestEvalSynthetic|TestEvalSamples|TestEvalPublicCorpus|TestEvalSplit|TestEvalAlice|TestEvalPDNC' -v ./shared/app ./shared/pdf ./shared/pipeline ./shared/audiobook/book ./shared/audiobook/spans
+	  go test -count=1 -timeout 30m -run 'TestEvalBench|TestEvalSynthetic|TestEvalSamples|TestEvalPublicCorpus|TestEvalSplit|TestEvalAlice|TestEvalPDNC' -v ./shared/app ./shared/pdf ./shared/pipeline ./shared/audiobook/book ./shared/audiobook/spans ./shared/audiobook/cast
 
 # Read aloud on the team samples through a real local server: Listen → first
 # audio on the FAA sample with espeak-ng, and the Federal Register sample's

@@ -67,7 +67,7 @@ eval_exit=0
 # out on its own renders and ingests as in the whole file. shared/audiobook/book
 # and spans read the PDNC novels (books/).
 go test -count=1 -timeout 30m -run "$evals" -json ./shared/app ./shared/pdf ./shared/pipeline \
-  ./shared/audiobook/book ./shared/audiobook/spans > "$LECTERN_STATE/go-eval.json" &
+  ./shared/audiobook/book ./shared/audiobook/spans ./shared/audiobook/cast > "$LECTERN_STATE/go-eval.json" &
 eval_pid=$!
 go_exit=0
 { rc=0

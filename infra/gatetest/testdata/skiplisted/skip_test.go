@@ -1,4 +1,5 @@
-// Package skiplisted: a skip that infra/gate.json allows (TestEval*, sample
+// Package skiplisted: a skip that infra/gate.json allows once the test names
+// TestEvalFixture in its evaluations entry (sample
 // data absent). It skips always: the gate decides whether that is allowed.
 package skiplisted
 
