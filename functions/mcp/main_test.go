@@ -114,3 +114,29 @@ func TestToolCallForwardsTheCallersToken(t *testing.T) {
 		t.Errorf("the API got %q at %s, want the event's token", auth, path)
 	}
 }
+
+// TestABrowserOfAnotherOriginIsRefused: the Lambda applies the transport's
+// Origin rule as the local server does: 403 before any tool runs.
+func TestABrowserOfAnotherOriginIsRefused(t *testing.T) {
+	called := false
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { called = true }))
+	defer api.Close()
+	h, err := handler(env(map[string]string{"LECTERN_API_URL": api.URL}), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := loadEvent(t, "tools-call.json")
+	ev.Headers["origin"] = "https://evil.example"
+	resp, err := h(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusForbidden || called {
+		t.Errorf("Origin https://evil.example: %d %s (API called: %t), want 403", resp.StatusCode, resp.Body, called)
+	}
+	// The stack's own host as origin passes.
+	ev.Headers["origin"] = "https://" + ev.Headers["host"]
+	if resp, err := h(context.Background(), ev); err != nil || resp.StatusCode != http.StatusOK || !called {
+		t.Errorf("its own origin: %d %v (API called: %t)", resp.StatusCode, err, called)
+	}
+}

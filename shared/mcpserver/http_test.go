@@ -182,7 +182,8 @@ func TestUploadFromAURLByPresignedForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := connect(t, api, Options{PollInterval: 10 * time.Millisecond}, nil)
+	// The PDF server is on loopback, which only an allow-list entry opens.
+	s := connect(t, api, Options{PollInterval: 10 * time.Millisecond, FetchAllow: []string{p.srv.Listener.Addr().String()}}, nil)
 	out := jsonOf[issue](t, s.ok("lectern_upload_issue", map[string]any{"url": p.srv.URL + "/files/spring.pdf", "title": " Spring Issue ", "response_format": "json"}))
 	if out.Status != "ready" || out.ID != "spring0001" {
 		t.Errorf("upload = %+v", out)
