@@ -87,15 +87,23 @@ func TestMCPServesStreamableHTTP(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "reads no local files") {
 		t.Errorf("a path without --files: %v %+v", err, res)
 	}
-	// A web page of another origin is refused before the transport reads it.
-	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-	req.Header.Set("Origin", "http://evil.example")
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
-		t.Errorf("Origin http://evil.example: %v %v, want 403", err, resp)
-	} else {
-		resp.Body.Close()
+	// A web page of another origin, or a name re-pointed at 127.0.0.1 (DNS
+	// rebinding, which sends its own Host), is refused before the transport
+	// reads the request.
+	for _, bad := range [][2]string{{"Origin", "http://evil.example"}, {"Host", "rebind.evil.example"}} {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if bad[0] == "Host" {
+			req.Host = bad[1]
+		} else {
+			req.Header.Set(bad[0], bad[1])
+		}
+		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s %s: %v %v, want 403", bad[0], bad[1], err, resp)
+		} else {
+			resp.Body.Close()
+		}
 	}
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -51,6 +52,28 @@ func rpcResult(t *testing.T, resp events.APIGatewayV2HTTPResponse, out any) {
 	if err := json.Unmarshal(msg.Result, out); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// callTool feeds a tools/call event and answers whether the tool failed
+// and its text.
+func callTool(t *testing.T, h func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error), ev events.APIGatewayV2HTTPRequest) (bool, string) {
+	t.Helper()
+	resp, err := h(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	rpcResult(t, resp, &res)
+	var text strings.Builder
+	for _, c := range res.Content {
+		text.WriteString(c.Text)
+	}
+	return res.IsError, text.String()
 }
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -96,19 +119,8 @@ func TestToolCallForwardsTheCallersToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := loadEvent(t, "tools-call.json")
-	resp, err := h(context.Background(), ev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res struct {
-		IsError bool `json:"isError"`
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-	}
-	rpcResult(t, resp, &res)
-	if res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "# Harbour Gazette (harbour01)") {
-		t.Errorf("tools/call = %+v", res)
+	if failed, text := callTool(t, h, ev); failed || !strings.Contains(text, "# Harbour Gazette (harbour01)") {
+		t.Errorf("tools/call = %t %q", failed, text)
 	}
 	if auth != ev.Headers["authorization"] || path != "/api/magazine/harbour01" {
 		t.Errorf("the API got %q at %s, want the event's token", auth, path)
@@ -138,5 +150,36 @@ func TestABrowserOfAnotherOriginIsRefused(t *testing.T) {
 	ev.Headers["origin"] = "https://" + ev.Headers["host"]
 	if resp, err := h(context.Background(), ev); err != nil || resp.StatusCode != http.StatusOK || !called {
 		t.Errorf("its own origin: %d %v (API called: %t)", resp.StatusCode, err, called)
+	}
+}
+
+// TestTheLambdaReadsNoFileAndFetchesOnlyPublicAddresses: a hosted server
+// has no folder to read, and a URL import of this machine's or the
+// metadata service's address is refused before any connection.
+func TestTheLambdaReadsNoFileAndFetchesOnlyPublicAddresses(t *testing.T) {
+	var hits atomic.Int32
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, `{"issues":[],"upload":"presigned"}`)
+	}))
+	defer local.Close()
+	h, err := handler(env(map[string]string{"LECTERN_API_URL": local.URL}), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for args, want := range map[string]string{
+		`{"path":"/etc/shadow"}`:                                      "Error: Not supported: this server reads no local files",
+		`{"url":"` + local.URL + `/issue.pdf"}`:                       "Error: Refused: ",
+		`{"url":"http://169.254.169.254/latest/meta-data/"}`:          "Error: Refused: ",
+		`{"url":"http://[::ffff:169.254.169.254]/latest/meta-data/"}`: "Error: Refused: ",
+	} {
+		ev := loadEvent(t, "tools-call.json")
+		ev.Body = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lectern_upload_issue","arguments":` + args + `}}`
+		if failed, text := callTool(t, h, ev); !failed || !strings.HasPrefix(text, want) {
+			t.Errorf("%s = %t %q, want a failure %q", args, failed, text, want)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Errorf("refused imports reached this machine %d times", hits.Load())
 	}
 }
