@@ -11,11 +11,26 @@ func TestSecurityClaimsOfTheTemplate(t *testing.T) {
 	if !is(at(root, "Resources", "LecternHttpApi", "Properties", "Auth", "DefaultAuthorizer"), "", "TokenAuthorizer") {
 		t.Error("the HTTP API has no default token authorizer")
 	}
-	mcp := at(root, "Resources", "McpFunction", "Properties")
-	if auth := at(mcp, "Events", "Mcp", "Properties", "Auth"); auth != nil {
-		t.Errorf("POST /mcp sets its own Auth (%v): it must keep the default authorizer", auth.Content)
+	res := at(root, "Resources")
+	routes := 0
+	for i := 0; i+1 < len(res.Content); i += 2 {
+		events := at(res.Content[i+1], "Properties", "Events")
+		for j := 0; events != nil && j+1 < len(events.Content); j += 2 {
+			ev := events.Content[j+1]
+			if !is(at(ev, "Type"), "", "HttpApi") {
+				continue
+			}
+			routes++
+			if auth := at(ev, "Properties", "Auth"); auth != nil {
+				t.Errorf("%s's route %s sets its own Auth: every route keeps the default authorizer", res.Content[i].Value, events.Content[j].Value)
+			}
+		}
 	}
-	sse := at(root, "Resources", "LecternTable", "Properties", "SSESpecification")
+	mcp := at(res, "McpFunction", "Properties")
+	if routes == 0 || !is(at(mcp, "Events", "Mcp", "Properties", "Path"), "", "/mcp") {
+		t.Errorf("found %d HttpApi routes, and /mcp among them: %t", routes, at(mcp, "Events", "Mcp") != nil)
+	}
+	sse := at(res, "LecternTable", "Properties", "SSESpecification")
 	if !is(at(sse, "SSEEnabled"), "", "true") || !is(at(sse, "SSEType"), "", "KMS") {
 		t.Error("the table is not encrypted at rest with KMS")
 	}

@@ -210,3 +210,27 @@ func TestHTTPRefusesForeignOrigins(t *testing.T) {
 		t.Error("an allowed origin that is not scheme://host was accepted")
 	}
 }
+
+// TestHostedPresignedUploadIsCheckedAtConnectTime: a hosted server posts
+// a presigned form only where the engine URL rule allows, so an upload URL
+// on this machine (as a tampered or misconfigured API could answer) is
+// refused at connect time and storage never sees the file.
+func TestHostedPresignedUploadIsCheckedAtConnectTime(t *testing.T) {
+	p := &presignedAPI{t: t, pdf: harbourPDF()}
+	p.srv = httptest.NewServer(p)
+	t.Cleanup(p.srv.Close)
+	api, err := NewClient(p.srv.URL, "tok", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := connect(t, api, Options{Hosted: true, FetchAllow: []string{p.srv.Listener.Addr().String()}}, nil)
+	text := s.fails("lectern_upload_issue", map[string]any{"url": p.srv.URL + "/files/spring.pdf", "title": "Spring Issue"}, "Error: Refused: ")
+	if !strings.Contains(text, "loopback") {
+		t.Errorf("refusal %q does not say why", text)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stored != nil {
+		t.Errorf("storage on loopback got %d bytes from a hosted server", len(p.stored))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/lectern/lectern/shared/engines/urlsafe"
 )
 
 // maxPDF is the API's upload limit (200 MiB); a larger file is refused
@@ -168,6 +171,9 @@ func sendPresigned(ctx context.Context, d deps, name, title string, data []byte)
 	}
 	req.Header.Set("Content-Type", ctype)
 	resp, err := d.opts.storage.Do(req)
+	if errors.Is(err, urlsafe.ErrUnsafeURL) {
+		return issue{}, fmt.Errorf("%w: the API's upload form points at an address this server may not call: %v", ErrForbidden, err)
+	}
 	if err != nil {
 		return issue{}, fmt.Errorf("upload: %w", err)
 	}
