@@ -216,13 +216,7 @@ func TestHTTPRefusesForeignOrigins(t *testing.T) {
 // on this machine (as a tampered or misconfigured API could answer) is
 // refused at connect time and storage never sees the file.
 func TestHostedPresignedUploadIsCheckedAtConnectTime(t *testing.T) {
-	p := &presignedAPI{t: t, pdf: harbourPDF()}
-	p.srv = httptest.NewServer(p)
-	t.Cleanup(p.srv.Close)
-	api, err := NewClient(p.srv.URL, "tok", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, api := newPresignedAPI(t)
 	s := connect(t, api, Options{Hosted: true, FetchAllow: []string{p.srv.Listener.Addr().String()}}, nil)
 	text := s.fails("lectern_upload_issue", map[string]any{"url": p.srv.URL + "/files/spring.pdf", "title": "Spring Issue"}, "Error: Refused: ")
 	if !strings.Contains(text, "loopback") {
