@@ -18,6 +18,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/lectern/lectern"
+	"github.com/lectern/lectern/shared/engines/urlsafe"
 	"github.com/lectern/lectern/shared/mcpserver"
 )
 
@@ -46,7 +47,14 @@ func handler(getenv func(string) string, log *slog.Logger) (func(context.Context
 	if base == "" {
 		base, sameHost = "https://lectern.invalid", true // replaced by each request's host
 	}
-	api, err := mcpserver.NewClient(base, "", nil, 0)
+	// The API named by a request's own Host gets the caller's token, so
+	// that Host is dialled through the hosted URL rule: a request naming
+	// this machine, a link-local or a metadata address sends it nowhere.
+	var hc *http.Client
+	if sameHost {
+		hc = urlsafe.Policy{Hosted: true}.HTTPClient(0)
+	}
+	api, err := mcpserver.NewClient(base, "", hc, 0)
 	if err != nil {
 		return nil, err
 	}

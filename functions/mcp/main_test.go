@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -181,5 +182,42 @@ func TestTheLambdaReadsNoFileAndFetchesOnlyPublicAddresses(t *testing.T) {
 	}
 	if hits.Load() != 0 {
 		t.Errorf("refused imports reached this machine %d times", hits.Load())
+	}
+}
+
+// TestTheRequestsHostIsDialledThroughTheURLRule: with no LECTERN_API_URL
+// the tools call the API at the request's Host with the caller's token; a
+// Host on this machine is refused at connect time, so nothing, token
+// included, reaches what listens there.
+func TestTheRequestsHostIsDialledThroughTheURLRule(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	h, err := handler(env(nil), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := loadEvent(t, "tools-call.json")
+	ev.Headers["host"] = ln.Addr().String()
+	ev.RequestContext.DomainName = ln.Addr().String()
+	failed, text := callTool(t, h, ev)
+	if !failed || !strings.Contains(text, "loopback") {
+		t.Errorf("a call to the API at Host %s = %t %q, want a loopback refusal", ev.Headers["host"], failed, text)
+	}
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the API call connected to this machine %d times", n)
 	}
 }
