@@ -30,6 +30,9 @@ func mcpServe(ctx context.Context, args []string, getenv func(string) string, st
 	addr := fs.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8090) instead of stdio")
 	stateless := fs.Bool("stateless", false, "with --http: answer each request on its own with JSON (no sessions, progress or elicitation)")
 	toolsets := fs.String("toolsets", getenv("LECTERN_MCP_TOOLSETS"), "comma-separated toolsets to enable, of "+strings.Join(mcpserver.Toolsets(), ", ")+" (LECTERN_MCP_TOOLSETS; default all)")
+	files := fs.String("files", getenv("LECTERN_MCP_FILES"), "comma-separated folders whose files path arguments may name (LECTERN_MCP_FILES; default none: no file is read)")
+	fetchAllow := fs.String("fetch-allow", getenv("LECTERN_MCP_FETCH_ALLOW"), "comma-separated hosts, host:port, addresses or CIDRs (at most /16, /48) besides public addresses that URL imports may fetch from (LECTERN_MCP_FETCH_ALLOW)")
+	origins := fs.String("allowed-origin", getenv("LECTERN_MCP_ALLOWED_ORIGINS"), "with --http: comma-separated web origins whose pages may call /mcp besides its own (LECTERN_MCP_ALLOWED_ORIGINS)")
 	verbose := fs.Bool("v", false, "log debug messages to stderr")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -47,11 +50,12 @@ func mcpServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	opts := mcpserver.Options{Version: lectern.Version(), Log: log, WebURL: *web, LocalFiles: true, Toolsets: splitList(*toolsets)}
+	opts := mcpserver.Options{Version: lectern.Version(), Log: log, WebURL: *web, Toolsets: splitList(*toolsets),
+		FileRoots: splitList(*files), FetchAllow: splitList(*fetchAllow)}
 	if *addr == "" {
 		return mcpserver.ServeStdio(ctx, client, opts)
 	}
-	handler, err := mcpserver.HTTPHandler(client, opts, mcpserver.HTTPOptions{Stateless: *stateless})
+	handler, err := mcpserver.HTTPHandler(client, opts, mcpserver.HTTPOptions{Stateless: *stateless, AllowedOrigins: splitList(*origins)})
 	if err != nil {
 		return err
 	}

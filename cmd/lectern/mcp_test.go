@@ -24,6 +24,9 @@ func TestMCPRefusesBadSettings(t *testing.T) {
 		{"an API URL that is not http", []string{"mcp", "--api", "ftp://lectern.lan"}, "must be http(s)://"},
 		{"a stray argument", []string{"mcp", "serve"}, "unexpected arguments"},
 		{"HTTP off this machine without a token", []string{"mcp", "--http", "0.0.0.0:0"}, "is not a loopback address: set LECTERN_TOKEN"},
+		{"a file folder that does not exist", []string{"mcp", "--files", "/nonexistent/lectern-books"}, `file folder "/nonexistent/lectern-books"`},
+		{"a fetch allow-list entry opening everything", []string{"mcp", "--fetch-allow", "0.0.0.0/0"}, "covers more than an IPv4 /16"},
+		{"an allowed origin that is not one", []string{"mcp", "--http", "127.0.0.1:0", "--allowed-origin", "notes.example/app"}, `allowed origin "notes.example/app"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var errOut bytes.Buffer
@@ -78,6 +81,29 @@ func TestMCPServesStreamableHTTP(t *testing.T) {
 	}
 	if got := <-gotAuth; got != "Bearer env-token-0123456789" {
 		t.Errorf("the API got Authorization %q", got)
+	}
+	// No --files: no path is read, /etc/shadow or any other.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "lectern_upload_issue", Arguments: map[string]any{"path": "/etc/hostname"}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "reads no local files") {
+		t.Errorf("a path without --files: %v %+v", err, res)
+	}
+	// A web page of another origin, or a name re-pointed at 127.0.0.1 (DNS
+	// rebinding, which sends its own Host), is refused before the transport
+	// reads the request.
+	for _, bad := range [][2]string{{"Origin", "http://evil.example"}, {"Host", "rebind.evil.example"}} {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if bad[0] == "Host" {
+			req.Host = bad[1]
+		} else {
+			req.Header.Set(bad[0], bad[1])
+		}
+		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s %s: %v %v, want 403", bad[0], bad[1], err, resp)
+		} else {
+			resp.Body.Close()
+		}
 	}
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {

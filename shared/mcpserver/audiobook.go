@@ -150,8 +150,8 @@ func listBooks(d deps) Tool {
 // --- lectern_import_book
 
 type importBookIn struct {
-	Path string `json:"path,omitempty" jsonschema:"a TXT (UTF-8 or Latin-1) or EPUB file on the machine lectern_mcp runs on (a local server only); give path or url"`
-	URL  string `json:"url,omitempty" jsonschema:"an http(s) URL of a TXT or EPUB book to fetch; give path or url"`
+	Path string `json:"path,omitempty" jsonschema:"a TXT (UTF-8 or Latin-1) or EPUB file on the machine lectern_mcp runs on, inside a folder it was given with --files; give path or url"`
+	URL  string `json:"url,omitempty" jsonschema:"an http(s) URL of a TXT or EPUB book to fetch from a public address; give path or url"`
 	Format
 }
 
@@ -168,10 +168,11 @@ func importBook(d deps) Tool {
 		doc: doc{
 			purpose: "Import a book (TXT or EPUB, at most 4 MiB) from a file path or a URL: Lectern splits it into chapters, narration " +
 				"and dialogue, finds its cast and names the speakers its text shows, by rules (no LLM).",
-			notDo:   "ask the LLM about speakers (use lectern_cast_book) or make audio (lectern_render_book).",
+			notDo: "ask the LLM about speakers (use lectern_cast_book) or make audio (lectern_render_book); read a path outside the folders " +
+				"given with --files, or fetch a URL on this machine or a private network unless --fetch-allow names it.",
 			returns: "the book: id, title, author, revision, chapters, segment counts and the cast.",
 			use:     "to start an audiobook. Each call adds a new book.",
-			errors:  "invalid input when the file is missing or over 4 MiB; 422 when it is not a book.",
+			errors:  "invalid input when the file is missing or over 4 MiB; 422 when it is not a book; refused when the path or URL is not allowed.",
 		},
 		hints: hints{openWorld: true},
 	}, d.log, func(s *jsonschema.Schema) {

@@ -195,7 +195,8 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	var keyPrompts []*mcp.ElicitParams
-	s := connect(t, api, Options{LocalFiles: true, PollInterval: 100 * time.Millisecond, Wait: 5 * time.Minute},
+	files := t.TempDir() // the folder given with --files
+	s := connect(t, api, Options{FileRoots: []string{files}, PollInterval: 100 * time.Millisecond, Wait: 5 * time.Minute},
 		func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			keyPrompts = append(keyPrompts, r.Params)
 			// The user opens the page and saves the key there, outside MCP.
@@ -227,7 +228,7 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 	if text := call("lectern_list_issues", nil); !strings.Contains(text, "No issues yet") {
 		t.Errorf("empty list = %q", text)
 	}
-	pdfPath := filepath.Join(t.TempDir(), "harbour-gazette.pdf")
+	pdfPath := filepath.Join(files, "harbour-gazette.pdf")
 	if err := os.WriteFile(pdfPath, harbourPDF(), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +404,7 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 	if llm.LLMURL != eng.URL+"/v1" || llm.Model != "harbour-chat" {
 		t.Errorf("use as LLM = %+v", llm)
 	}
-	driveAudiobook(t, s, call, base, voices.Voices[0].ID)
+	driveAudiobook(t, s, call, base, voices.Voices[0].ID, files)
 	apiPut(t, base, "/api/engines/pictures", `{"kind":"image","base_url":"`+eng.URL+`/v1","model":"harbour-image"}`)
 	driveCharacters(t, call, base, extracted.Set.ID)
 
@@ -507,12 +508,12 @@ func harbourBook() string {
 // driveAudiobook drives a book from import to render: the LLM (the
 // engine stand-in, chosen by lectern_use_engine_as_llm) names the untagged
 // line's speaker, a hand correction follows, then espeak-ng voices it.
-func driveAudiobook(t *testing.T, s *session, call func(string, map[string]any) string, base, voiceID string) {
+func driveAudiobook(t *testing.T, s *session, call func(string, map[string]any) string, base, voiceID, files string) {
 	t.Helper()
 	if text := call("lectern_list_books", nil); !strings.Contains(text, "No books yet") {
 		t.Errorf("empty book list = %q", text)
 	}
-	path := filepath.Join(t.TempDir(), "harbour-tales.txt")
+	path := filepath.Join(files, "harbour-tales.txt")
 	if err := os.WriteFile(path, []byte(harbourBook()), 0o600); err != nil {
 		t.Fatal(err)
 	}

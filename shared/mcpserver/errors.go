@@ -17,6 +17,9 @@ var (
 	ErrInvalid = errors.New("invalid input")
 	// ErrNotFound is a local file or a search result that does not exist.
 	ErrNotFound = errors.New("not found")
+	// ErrForbidden is a path or URL outside what this server was allowed to
+	// read or fetch.
+	ErrForbidden = errors.New("refused")
 	// ErrUnsupported is a request this server or its client cannot carry out.
 	ErrUnsupported = errors.New("not supported")
 	// ErrTimeout is an upstream call or a wait that outlived its limit.
@@ -54,7 +57,7 @@ func ErrorText(err error) string {
 		return "Error: Request timed out. Please try again."
 	case errors.Is(err, context.Canceled):
 		return "Error: The request was cancelled."
-	case errors.Is(err, ErrInvalid), errors.Is(err, ErrNotFound), errors.Is(err, ErrUnsupported), errors.Is(err, ErrJobFailed),
+	case errors.Is(err, ErrInvalid), errors.Is(err, ErrNotFound), errors.Is(err, ErrUnsupported), errors.Is(err, ErrJobFailed), errors.Is(err, ErrForbidden),
 		errors.Is(err, os.ErrNotExist), errors.Is(err, os.ErrPermission):
 		return "Error: " + sentence(clean(err.Error()))
 	}

@@ -172,9 +172,9 @@ func (p *presignedAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// TestUploadFromAURLByPresignedForm fetches a PDF by URL and uploads it
-// the way a deployed Lectern takes uploads; a hosted server refuses paths.
-func TestUploadFromAURLByPresignedForm(t *testing.T) {
+// newPresignedAPI starts the stand-in and a client of it.
+func newPresignedAPI(t *testing.T) (*presignedAPI, *Client) {
+	t.Helper()
 	p := &presignedAPI{t: t, pdf: harbourPDF()}
 	p.srv = httptest.NewServer(p)
 	t.Cleanup(p.srv.Close)
@@ -182,7 +182,15 @@ func TestUploadFromAURLByPresignedForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := connect(t, api, Options{PollInterval: 10 * time.Millisecond}, nil)
+	return p, api
+}
+
+// TestUploadFromAURLByPresignedForm fetches a PDF by URL and uploads it
+// the way a deployed Lectern takes uploads; a hosted server refuses paths.
+func TestUploadFromAURLByPresignedForm(t *testing.T) {
+	p, api := newPresignedAPI(t)
+	// The PDF server is on loopback, which only an allow-list entry opens.
+	s := connect(t, api, Options{PollInterval: 10 * time.Millisecond, FetchAllow: []string{p.srv.Listener.Addr().String()}}, nil)
 	out := jsonOf[issue](t, s.ok("lectern_upload_issue", map[string]any{"url": p.srv.URL + "/files/spring.pdf", "title": " Spring Issue ", "response_format": "json"}))
 	if out.Status != "ready" || out.ID != "spring0001" {
 		t.Errorf("upload = %+v", out)

@@ -50,6 +50,13 @@ func (rec *recorder) last() string {
 
 func recordingSession(t *testing.T) (*session, *recorder) {
 	t.Helper()
+	api, rec := recordingAPI(t)
+	return connect(t, api, Options{}, nil), rec
+}
+
+// recordingAPI is a client of a stand-in API that records every call.
+func recordingAPI(t *testing.T) (*Client, *recorder) {
+	t.Helper()
 	rec := &recorder{}
 	up := httptest.NewServer(rec)
 	t.Cleanup(up.Close)
@@ -57,7 +64,7 @@ func recordingSession(t *testing.T) (*session, *recorder) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return connect(t, api, Options{}, nil), rec
+	return api, rec
 }
 
 // TestInputIsStrippedAndValidatedBeforeTheCall checks the input rules: a

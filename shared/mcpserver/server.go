@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lectern/lectern/shared/engines/urlsafe"
 )
 
 // ServerName is the server's MCP name: {service}_mcp, with no version.
@@ -62,12 +64,26 @@ type Options struct {
 	// WebURL is the web app, whose Engines page is where a user sets an
 	// engine key; empty is the API's base URL (a local instance serves both).
 	WebURL string
-	// LocalFiles lets the upload tool read a path on this machine (a local
-	// server); a hosted server only fetches URLs.
-	LocalFiles bool
-	// Fetch downloads PDFs by URL and posts presigned uploads (no token is
-	// sent with either); nil is a plain client.
-	Fetch *http.Client
+	// FileRoots are the folders whose files path arguments (upload, import)
+	// may name; none (the default, and always on a hosted server) reads no
+	// file. Nothing outside them is read, through ".." or a symbolic link.
+	FileRoots []string
+	// FetchAllow names exceptions to the rule that URLs are fetched only
+	// from public addresses: hosts, host:port, addresses or CIDRs, as
+	// urlsafe.Policy.Allow takes them. Cloud metadata addresses stay refused
+	// unless named exactly.
+	FetchAllow []string
+	// Hosted: the server runs in AWS, where a presigned upload may not go to
+	// a loopback or link-local address (locally storage may be on this
+	// machine). Metadata addresses are refused in both.
+	Hosted bool
+
+	// Made by withDefaults from the fields above; no tool reaches the
+	// network or the disk by another way.
+	files       fileRoots
+	fetchPolicy urlsafe.Policy
+	fetch       *http.Client // documents by URL: public addresses only
+	storage     *http.Client // presigned uploads: the URL the API signed
 	// PollInterval is how often ingest and jobs are polled (default 1 s).
 	PollInterval time.Duration
 	// Wait bounds how long a tool follows ingest or a job before answering
@@ -82,26 +98,39 @@ type deps struct {
 	log  *slog.Logger
 }
 
-func (o Options) withDefaults() Options {
+func (o Options) withDefaults() (Options, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	if o.Fetch == nil {
-		o.Fetch = &http.Client{}
+	for _, e := range o.FetchAllow {
+		if err := urlsafe.CheckAllowEntry(e); err != nil {
+			return o, fmt.Errorf("%w: fetch allow list: %v", ErrInvalid, err)
+		}
 	}
+	files, err := newFileRoots(o.FileRoots)
+	if err != nil {
+		return o, err
+	}
+	o.files = files
+	o.fetchPolicy = fetchPolicy(o.FetchAllow)
+	o.fetch = o.fetchPolicy.HTTPClient(0)
+	o.storage = urlsafe.Policy{Hosted: o.Hosted}.HTTPClient(0)
 	if o.PollInterval <= 0 {
 		o.PollInterval = time.Second
 	}
 	if o.Wait <= 0 {
 		o.Wait = 15 * time.Minute
 	}
-	return o
+	return o, nil
 }
 
 // AllTools lists the tools of the enabled toolsets; an unknown toolset name
 // is refused.
 func AllTools(api *Client, opts Options) ([]Tool, error) {
-	opts = opts.withDefaults()
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
 	for _, name := range opts.Toolsets {
 		if !slices.Contains(Toolsets(), name) {
 			return nil, fmt.Errorf("%w: unknown toolset %q (have %s)", ErrInvalid, name, strings.Join(Toolsets(), ", "))
@@ -120,7 +149,10 @@ func AllTools(api *Client, opts Options) ([]Tool, error) {
 // New builds lectern_mcp over the API client: the enabled toolsets' tools
 // and the resources.
 func New(api *Client, opts Options) (*mcp.Server, error) {
-	opts = opts.withDefaults()
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
 	tools, err := AllTools(api, opts)
 	if err != nil {
 		return nil, err
@@ -164,6 +196,10 @@ type HTTPOptions struct {
 	// SameHost calls the API at https://<the request's Host> (a hosted
 	// server routed by the same API); the client's base URL is then unused.
 	SameHost bool
+	// AllowedOrigins are web origins ("https://app.example") whose pages
+	// may call the server besides its own; a request with any other Origin
+	// header is answered 403. Requests without one (not a browser) pass.
+	AllowedOrigins []string
 }
 
 // maxCachedServers bounds the servers kept for callers' credentials; a
@@ -201,7 +237,14 @@ func (sc *serverCache) get(c *Client) *mcp.Server {
 
 // HTTPHandler serves MCP over streamable HTTP.
 func HTTPHandler(api *Client, opts Options, ho HTTPOptions) (http.Handler, error) {
-	opts = opts.withDefaults()
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	origins, err := normalOrigins(ho.AllowedOrigins)
+	if err != nil {
+		return nil, err
+	}
 	first, err := New(api, opts) // refuses bad options now, not per request
 	if err != nil {
 		return nil, err
@@ -220,9 +263,9 @@ func HTTPHandler(api *Client, opts Options, ho HTTPOptions) (http.Handler, error
 		}
 		return servers.get(c) // nil (New failed) answers 400; New succeeded with these options above
 	}
-	return mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+	return originGuard(origins, mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless:    ho.Stateless,
 		JSONResponse: ho.Stateless,
 		Logger:       opts.Log,
-	}), nil
+	})), nil
 }

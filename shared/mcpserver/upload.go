@@ -4,17 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/lectern/lectern/shared/engines/urlsafe"
 )
 
 // maxPDF is the API's upload limit (200 MiB); a larger file is refused
@@ -28,8 +30,8 @@ const transferTimeout = 10 * time.Minute
 // --- lectern_upload_issue
 
 type uploadIn struct {
-	Path  string `json:"path,omitempty" jsonschema:"a PDF file on the machine lectern_mcp runs on (a local server only); give path or url"`
-	URL   string `json:"url,omitempty" jsonschema:"an http(s) URL of a PDF to fetch; give path or url"`
+	Path  string `json:"path,omitempty" jsonschema:"a PDF file on the machine lectern_mcp runs on, inside a folder it was given with --files; give path or url"`
+	URL   string `json:"url,omitempty" jsonschema:"an http(s) URL of a PDF to fetch from a public address; give path or url"`
 	Title string `json:"title,omitempty" jsonschema:"the issue title (default: the file name)"`
 	Format
 }
@@ -47,11 +49,12 @@ func uploadIssue(d deps) Tool {
 		doc: doc{
 			purpose: "Upload a magazine PDF from a file path or a URL and follow its ingest (render, recognize, order, articles) to the end, " +
 				"reporting progress as pages finish.",
-			notDo: "review the result or create articles; a path is read only by a local server (a hosted one fetches URLs only).",
+			notDo: "review the result or create articles; read a path outside the folders given with --files (a hosted server reads none), " +
+				"or fetch a URL on this machine or a private network unless --fetch-allow names it.",
 			returns: "the issue once ingest finished (id, title, status ready or failed, pages, page errors), or as it stands when the wait " +
 				"ran out (then follow it with lectern_get_issue_status).",
 			use:    "to add an issue. Each call adds a new issue, even for the same file.",
-			errors: "invalid input when the file is missing, not a PDF or over 200 MiB, or the URL cannot be fetched.",
+			errors: "invalid input when the file is missing, not a PDF or over 200 MiB, or the URL cannot be fetched; refused when the path or URL is not allowed.",
 		},
 		hints: hints{openWorld: true},
 	}, d.log, func(s *jsonschema.Schema) {
@@ -90,34 +93,22 @@ func readPDF(ctx context.Context, c *call, d deps, in uploadIn) (string, []byte,
 	return name, data, nil
 }
 
-// readSource reads a local file (when this server may) or fetches
-// rawURL, refusing more than limit bytes; it answers the file's name.
+// readSource reads a local file beneath the folders this server may read,
+// or fetches rawURL from an address the fetch policy allows, refusing more
+// than limit bytes; it answers the file's name.
 func readSource(ctx context.Context, c *call, d deps, file, rawURL string, limit int64) (string, []byte, error) {
 	var name string
 	var data []byte
+	var err error
 	if file != "" {
-		if !d.opts.LocalFiles {
-			return "", nil, fmt.Errorf("%w: this server reads no local files; give a url instead", ErrUnsupported)
-		}
 		c.progress(ctx, 0, "reading "+file)
-		st, err := os.Stat(file)
-		if err != nil {
-			return "", nil, fmt.Errorf("read %s: %w", file, err)
-		}
-		if !st.Mode().IsRegular() {
-			return "", nil, fmt.Errorf("%w: %s is not a file", ErrInvalid, file)
-		}
-		if st.Size() > limit {
-			return "", nil, fmt.Errorf("%w: %s has %d bytes; the limit is %d", ErrInvalid, file, st.Size(), limit)
-		}
-		if data, err = os.ReadFile(file); err != nil {
-			return "", nil, fmt.Errorf("read %s: %w", file, err)
+		if data, err = d.opts.files.read(file, limit); err != nil {
+			return "", nil, err
 		}
 		name = filepath.Base(file)
 	} else {
 		c.progress(ctx, 0, "downloading "+rawURL)
-		var err error
-		if data, err = download(ctx, d.opts.Fetch, rawURL, limit); err != nil {
+		if data, err = download(ctx, d.opts.fetchPolicy, d.opts.fetch, rawURL, limit); err != nil {
 			return "", nil, err
 		}
 		u, _ := url.Parse(rawURL) // download parsed it
@@ -130,32 +121,6 @@ func readSource(ctx context.Context, c *call, d deps, file, rawURL string, limit
 		return "", nil, fmt.Errorf("%w: the file has more than %d bytes", ErrInvalid, limit)
 	}
 	return name, data, nil
-}
-
-func download(ctx context.Context, hc *http.Client, rawURL string, limit int64) ([]byte, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: %q is not an http(s) URL", ErrInvalid, rawURL)
-	}
-	ctx, cancel := context.WithTimeout(ctx, transferTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%w: fetch %s: it answered %d %s", ErrInvalid, rawURL, resp.StatusCode, http.StatusText(resp.StatusCode))
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
-	}
-	return data, nil
 }
 
 // sendPDF creates the issue the way the API says it takes uploads: a form
@@ -205,7 +170,10 @@ func sendPresigned(ctx context.Context, d deps, name, title string, data []byte)
 		return issue{}, fmt.Errorf("upload: %w", err)
 	}
 	req.Header.Set("Content-Type", ctype)
-	resp, err := d.opts.Fetch.Do(req)
+	resp, err := d.opts.storage.Do(req)
+	if errors.Is(err, urlsafe.ErrUnsafeURL) {
+		return issue{}, fmt.Errorf("%w: the API's upload form points at an address this server may not call: %v", ErrForbidden, err)
+	}
 	if err != nil {
 		return issue{}, fmt.Errorf("upload: %w", err)
 	}

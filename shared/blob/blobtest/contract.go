@@ -75,6 +75,7 @@ func Run(t *testing.T, h Harness) {
 		{"presigned get of a missing object answers 404", presignedGetMissing},
 		{"a tampered presigned URL is refused with 403", tamperedURLs},
 		{"an expired presigned URL is refused with 403", expiredURLs},
+		{"an expired presigned post form is refused with 403", expiredPostForm},
 		{"a presigned post stores a file within its bound and nothing else", presignedPost},
 	}
 	for _, c := range cases {
@@ -717,6 +718,27 @@ func expiredURLs(t *testing.T, h Harness, f Fixture) {
 	}
 	if got, _ := get(t, f.Store, "expiry/page.png"); string(got) != "png" {
 		t.Errorf("object is %q after an expired PUT, want %q", got, "png")
+	}
+}
+
+// expiredPostForm: the server, not the form, ends a presigned POST's life.
+// The same form works before its expiry and is refused after, and the
+// refused upload leaves the object as it was.
+func expiredPostForm(t *testing.T, h Harness, f Fixture) {
+	const key = "uploads/expiring.pdf"
+	pf, err := f.Store.PresignPost(t.Context(), key, "application/pdf", 1<<10, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, body := postForm(t, h.Client, pf, nil, []byte("%PDF first")); code != http.StatusNoContent {
+		t.Fatalf("POST before expiry: %d %s", code, body)
+	}
+	f.Elapse(2 * time.Second)
+	if code, body := postForm(t, h.Client, pf, nil, []byte("%PDF late")); code != http.StatusForbidden {
+		t.Errorf("POST after expiry: %d %s, want 403", code, body)
+	}
+	if got, _ := get(t, f.Store, key); string(got) != "%PDF first" {
+		t.Errorf("object is %q after an expired POST, want %q", got, "%PDF first")
 	}
 }
 

@@ -12,6 +12,12 @@
 // addresses are refused in every mode, locally too: a laptop is rarely on a
 // cloud instance, but a workstation or CI runner often is, and no engine
 // lives there.
+//
+// A URL handed to the server only to fetch a document (an MCP agent's
+// import by URL) is stricter: PublicOnly refuses every address that is not
+// on the public internet, since nothing a document import needs lives on
+// this machine or its private network, and everything an attacker would
+// want does.
 package urlsafe
 
 import (
@@ -30,7 +36,7 @@ import (
 
 // ErrUnsafeURL is wrapped by every refusal, so callers can tell "we will not
 // call this" apart from "we could not look the host up".
-var ErrUnsafeURL = errors.New("unsafe engine URL")
+var ErrUnsafeURL = errors.New("unsafe URL")
 
 // Resolver looks host names up; *net.Resolver satisfies it. Tests substitute
 // a fake so resolution is deterministic.
@@ -46,6 +52,12 @@ type Policy struct {
 	// commonly run, so they are allowed. Metadata addresses are refused in
 	// both modes.
 	Hosted bool
+	// PublicOnly refuses, besides the above, every address that is not a
+	// public unicast address: loopback, link-local, private (10/8,
+	// 172.16/12, 192.168/16, fc00::/7), shared (100.64/10), multicast,
+	// benchmarking and reserved ranges, in every IPv6 spelling. It is the
+	// policy for URLs fetched as documents, in both modes.
+	PublicOnly bool
 	// Allow lists exceptions to the hosted refusals: a host name ("gpu.lan"),
 	// a host and port ("gpu.lan:8000", "127.0.0.1:11434", "[::1]:8080"), an
 	// address ("127.0.0.1") or a CIDR ("127.0.0.0/8") no wider than /16
@@ -98,7 +110,7 @@ func (p Policy) Check(ctx context.Context, raw string) (*url.URL, error) {
 	if p.allowsName(host, port) {
 		return u, nil
 	}
-	if !p.Hosted {
+	if !p.Hosted && !p.PublicOnly {
 		// Only address literals are checked here; a name is checked at
 		// dial time, which the local mode would otherwise not resolve.
 		if addr, err := netip.ParseAddr(host); err == nil {
@@ -123,7 +135,7 @@ func (p Policy) Check(ctx context.Context, raw string) (*url.URL, error) {
 	}
 	addrs, err := resolver.LookupIPAddr(ctx, host)
 	if err != nil {
-		return nil, fmt.Errorf("engine URL %q: cannot resolve %s: %w", display(u), host, err)
+		return nil, fmt.Errorf("URL %q: cannot resolve %s: %w", display(u), host, err)
 	}
 	if len(addrs) == 0 {
 		return nil, refuse("%s resolves to no address", host)
@@ -191,22 +203,41 @@ func (p Policy) DialContext(base *net.Dialer) func(ctx context.Context, network,
 // refusal names the class of platform address addr is ("a loopback
 // address"), or "" when the policy may call it.
 func (p Policy) refusal(addr netip.Addr, port string) string {
-	kind := forbidden(addr, p.Hosted)
+	kind := forbidden(addr, p.scope())
 	if kind == "" || p.allowsAddr(addr, port) {
 		return ""
 	}
 	return kind
 }
 
+// scope is how much of the address space a policy refuses.
+type scope int
+
+const (
+	scopeLocal  scope = iota // metadata only
+	scopeHosted              // and this machine's own addresses
+	scopePublic              // and everything not on the public internet
+)
+
+func (p Policy) scope() scope {
+	switch {
+	case p.PublicOnly:
+		return scopePublic
+	case p.Hosted:
+		return scopeHosted
+	}
+	return scopeLocal
+}
+
 // forbidden names the class of platform-owned address addr is, or "" when
 // it belongs to the user. Locally only metadata addresses are the platform's.
-func forbidden(addr netip.Addr, hosted bool) string {
+func forbidden(addr netip.Addr, sc scope) string {
 	a := addr.WithZone("").Unmap() // ::ffff:127.0.0.1 is 127.0.0.1 on the wire
-	if kind := platformKind(a, hosted); kind != "" {
+	if kind := platformKind(a, sc); kind != "" {
 		return kind
 	}
 	if v4, ok := embeddedV4(a); ok {
-		if kind := platformKind(v4, hosted); kind != "" {
+		if kind := platformKind(v4, sc); kind != "" {
 			return fmt.Sprintf("an IPv6 form of %s, %s", v4, kind)
 		}
 	}
@@ -214,11 +245,11 @@ func forbidden(addr netip.Addr, hosted bool) string {
 }
 
 // platformKind names the class of a platform-owned address, or "".
-func platformKind(a netip.Addr, hosted bool) string {
+func platformKind(a netip.Addr, sc scope) string {
 	switch {
 	case isMetadata(a):
 		return "a cloud metadata address"
-	case !hosted:
+	case sc == scopeLocal:
 		return ""
 	case a.IsLoopback():
 		return "a loopback address"
@@ -227,8 +258,40 @@ func platformKind(a netip.Addr, hosted bool) string {
 	case a.IsUnspecified(), a.Is4() && a.As4()[0] == 0:
 		// 0.0.0.0/8 is "this network": connecting to 0.0.0.0 reaches this host.
 		return "an unspecified address"
+	case sc != scopePublic:
+		return ""
+	case a.IsPrivate():
+		return "a private address"
+	case a.IsMulticast(), a.IsInterfaceLocalMulticast():
+		return "a multicast address"
+	case inAny(a, notPublic):
+		return "a reserved or internal address"
+	case !a.IsGlobalUnicast():
+		return "not a public address"
 	}
 	return ""
+}
+
+// notPublic lists the ranges beside RFC 1918 and fc00::/7 that never reach a
+// public host: shared (carrier-grade NAT, where some clouds put internal
+// services), IETF protocol assignments, benchmarking, reserved and
+// broadcast, and IPv6 discard-only and site-local.
+var notPublic = []netip.Prefix{
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("240.0.0.0/4"),
+	netip.MustParsePrefix("100::/64"),
+	netip.MustParsePrefix("fec0::/10"),
+}
+
+func inAny(a netip.Addr, prefixes []netip.Prefix) bool {
+	for _, p := range prefixes {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // isMetadata matches cloud instance-metadata endpoints. Most sit in

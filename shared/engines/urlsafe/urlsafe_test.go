@@ -477,3 +477,93 @@ func TestCheckAllowEntryRefusesWideRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestPublicOnlyRefusesEverythingOffTheInternet is the policy of a URL an
+// agent hands the server to fetch: no private, loopback, link-local,
+// metadata or reserved address, in any IPv6 spelling, by literal or name.
+func TestPublicOnlyRefusesEverythingOffTheInternet(t *testing.T) {
+	r := resolver()
+	r.table["lan.example"] = []string{"10.1.2.3"}
+	r.table["ula.example"] = []string{"fd12:3456::1"}
+	p := Policy{PublicOnly: true, Resolver: r}
+	for _, c := range []struct{ raw, reason string }{
+		{"http://127.0.0.1:8080/book.txt", "loopback"},
+		{"http://[::1]/", "loopback"},
+		{"http://localhost/", "names this machine"},
+		{"http://169.254.169.254/latest/meta-data/", "cloud metadata"},
+		{"http://[::ffff:169.254.169.254]/", "cloud metadata"},
+		{"http://[fd00:ec2::254]/", "cloud metadata"},
+		{"http://169.254.1.1/", "link-local"},
+		{"http://[fe80::1]/", "link-local"},
+		{"http://10.0.0.1/", "private"},
+		{"http://172.16.5.4/", "private"},
+		{"http://192.168.1.20/", "private"},
+		{"http://[fc00::1]/", "private"},
+		{"http://[fd12:3456::1]/", "private"},
+		{"http://[::ffff:10.0.0.1]/", "private"},
+		{"http://[::ffff:192.168.0.1]/", "private"},
+		{"http://[64:ff9b::10.0.0.1]/", "an IPv6 form of 10.0.0.1, a private address"},
+		{"http://100.64.0.1/", "reserved or internal"},
+		{"http://198.18.0.1/", "reserved or internal"},
+		{"http://240.0.0.1/", "reserved or internal"},
+		{"http://255.255.255.255/", "reserved or internal"},
+		{"http://239.1.2.3/", "multicast"},
+		{"http://[ff05::1]/", "multicast"},
+		{"http://[fec0::1]/", "reserved or internal"},
+		{"http://0.0.0.0/", "unspecified"},
+		{"http://[::]/", "unspecified"},
+		{"http://gpu.lan/", "gpu.lan resolves to 192.168.1.20, a private address"},
+		{"http://lan.example/", "private"},
+		{"http://ula.example/", "private"},
+		{"http://rebind.example/", "loopback"},
+		{"http://mixed.example/", "169.254.169.254"},
+	} {
+		if _, err := p.Check(context.Background(), c.raw); !errors.Is(err, ErrUnsafeURL) || !strings.Contains(err.Error(), c.reason) {
+			t.Errorf("%s: got %v, want a refusal naming %q", c.raw, err, c.reason)
+		}
+	}
+	for _, raw := range []string{"https://api.example.com/book.epub", "http://203.0.113.7/", "http://[2001:db8::7]/", "http://[64:ff9b::203.0.113.7]/"} {
+		if _, err := p.Check(context.Background(), raw); err != nil {
+			t.Errorf("%s is public: %v", raw, err)
+		}
+	}
+	// The allow list is the user's way to fetch from their own network.
+	allowed := Policy{PublicOnly: true, Resolver: r, Allow: []string{"192.168.1.0/24", "fd12:3456::/48"}}
+	for _, raw := range []string{"http://gpu.lan/", "http://ula.example/"} {
+		if _, err := allowed.Check(context.Background(), raw); err != nil {
+			t.Errorf("%s is allowed: %v", raw, err)
+		}
+	}
+	if _, err := allowed.Check(context.Background(), "http://169.254.169.254/"); err == nil {
+		t.Error("an allow list of the LAN let the metadata address through")
+	}
+}
+
+// TestPublicOnlyDialRefusesBeforeConnecting checks the same refusals at
+// connect time, where a redirect or a re-resolved name ends up; the
+// loopback server is never reached.
+func TestPublicOnlyDialRefusesBeforeConnecting(t *testing.T) {
+	srv, hits := server(t)
+	port := strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
+	for _, raw := range []string{srv.URL, "http://localhost:" + port + "/", "http://[::ffff:127.0.0.1]:" + port + "/"} {
+		if err := get(Policy{PublicOnly: true}, nil, raw); !errors.Is(err, ErrUnsafeURL) {
+			t.Errorf("%s: got %v", raw, err)
+		}
+	}
+	dial := Policy{PublicOnly: true}.DialContext(&net.Dialer{Timeout: time.Second})
+	for _, addr := range []string{"10.0.0.1:80", "[fd00::1]:80", "[fe80::1]:80", "[::ffff:169.254.169.254]:80", "100.64.1.1:80"} {
+		conn, err := dial(context.Background(), "tcp", addr)
+		if conn != nil {
+			conn.Close()
+		}
+		if !errors.Is(err, ErrUnsafeURL) {
+			t.Errorf("%s: got %v", addr, err)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("a refused dial reached the server %d times", hits.Load())
+	}
+	if err := get(Policy{PublicOnly: true, Allow: []string{"127.0.0.1:" + port}}, nil, srv.URL); err != nil || hits.Load() != 1 {
+		t.Fatalf("the allowed address: %v", err)
+	}
+}
