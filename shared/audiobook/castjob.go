@@ -208,10 +208,17 @@ func (s *Service) castInput(ctx context.Context, id string) (castInput, error) {
 		bk.Chapters = append(bk.Chapters, book.Chapter{Index: c.Index, Title: c.Title, Start: c.Start, End: c.End})
 	}
 	in := castInput{book: b, text: text, spans: spans.SplitBook(bk)}
-	for _, c := range chars {
-		in.cast = append(in.cast, cast.Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions})
-	}
+	in.cast = castOf(chars)
 	return in, nil
+}
+
+// castOf is the stored cast as the cast package reads it.
+func castOf(chars []Character) []cast.Character {
+	out := make([]cast.Character, 0, len(chars))
+	for _, c := range chars {
+		out = append(out, cast.Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator})
+	}
+	return out
 }
 
 // handSet are the hand-set speakers of segs, by segment id and by range (a

@@ -113,7 +113,7 @@ func (s *Service) Import(ctx context.Context, filename string, data []byte) (Boo
 func (s *Service) storeNew(ctx context.Context, b Book, chars []cast.Character, segs []Segment) error {
 	var ws []store.Write
 	for _, c := range chars {
-		it, err := charItem(b.ID, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Version: 1})
+		it, err := charItem(b.ID, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator, Version: 1})
 		if err != nil {
 			return err
 		}

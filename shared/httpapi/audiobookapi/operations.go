@@ -82,9 +82,9 @@ func setSpeaker(svc *audiobook.Service) httpapi.Operation {
 			Speaker string `json:"speaker" minLength:"1" maxLength:"200" doc:"a cast member's name, alias or id"`
 		}
 	}) (*SegmentSpeakerOutput, error) {
-		rev, err := strconv.ParseInt(strings.Trim(strings.TrimPrefix(in.IfMatch, "W/"), `"`), 10, 64)
-		if err != nil || rev <= 0 {
-			return nil, huma.Error400BadRequest("If-Match must be the book's ETag (its revision number)")
+		rev, err := revisionOf(in.IfMatch)
+		if err != nil {
+			return nil, err
 		}
 		sg, b, err := svc.SetSpeaker(ctx, in.Book, in.Segment, rev, in.Body.Speaker)
 		if err != nil {
@@ -288,4 +288,13 @@ func chapterAudio(svc *audiobook.Service) httpapi.Operation {
 		url, err := svc.AudioURL(ctx, in.Book, in.Chapter)
 		return &RedirectOutput{Status: http.StatusFound, Location: url}, err
 	})
+}
+
+// revisionOf reads the book revision an If-Match names (its ETag).
+func revisionOf(ifMatch string) (int64, error) {
+	rev, err := strconv.ParseInt(strings.Trim(strings.TrimPrefix(ifMatch, "W/"), `"`), 10, 64)
+	if err != nil || rev <= 0 {
+		return 0, huma.Error400BadRequest("If-Match must be the book's ETag (its revision number)")
+	}
+	return rev, nil
 }
