@@ -265,20 +265,10 @@ func nonNilNames(names []string) []string {
 // put first, then the lines, then the deletions, so a failure between
 // leaves every line naming a character that exists.
 func (s *Service) saveCastEdit(ctx context.Context, b Book, old segmentItems, segs []Segment, puts, dels []store.Write) (Book, error) {
-	ws, err := segmentWrites(b.ID, old, segs)
+	b, ws, err := s.segmentSave(b, old, segs)
 	if err != nil {
 		return b, err
 	}
-	b = withCounts(b, segs)
-	b.Updated = s.clock().UTC()
-	prev := b.version
-	b.Revision++
-	b.version++
-	meta, err := bookItem(b)
-	if err != nil {
-		return b, err
-	}
-	ws = append(ws, store.Write{Op: store.OpPut, Cond: store.IfVersion(prev), Item: meta})
 	if len(ws)+len(puts)+len(dels) <= store.MaxTransactWrites {
 		err = s.table.Transact(ctx, slices.Concat(puts, dels, ws))
 	} else if err = s.transact(ctx, b.ID, puts); err == nil {
