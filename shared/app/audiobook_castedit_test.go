@@ -141,6 +141,24 @@ func TestAudiobookCastEditsOverHTTP(t *testing.T) {
 		}
 	})
 
+	t.Run("the review order lists the least certain lines first", func(t *testing.T) {
+		lines := c.segments(id, "&sort=confidence")
+		all := c.speakersByName(id)
+		n := 0
+		for _, ids := range all {
+			n += len(ids)
+		}
+		if len(lines) != n || lines[len(lines)-1].ID != hand {
+			t.Fatalf("%d lines by confidence, want the book's %d dialogue lines with the hand-set one (confidence 1) last", len(lines), n)
+		}
+		for i := 1; i < len(lines); i++ {
+			a, b := lines[i-1], lines[i]
+			if a.Kind != audiobook.KindDialogue || (a.Speaker != "" && b.Speaker == "") || (a.Speaker != "") == (b.Speaker != "") && a.Confidence > b.Confidence {
+				t.Fatalf("lines %d and %d out of the review order: %+v, %+v", i-1, i, a, b)
+			}
+		}
+	})
+
 	t.Run("a gender is set", func(t *testing.T) {
 		status, b := c.editCast(http.MethodPut, base+"/cast/hetty/gender", rev, `{"gender":"female"}`)
 		v := decode[audiobookapi.CastEditView](t, b)
