@@ -37,7 +37,7 @@ func (c *apiClient) editCast(method, path string, rev int64, body string) (int, 
 // all of it, and refuses stale, unknown and bad edits without a change.
 func TestAudiobookCastEditsOverHTTP(t *testing.T) {
 	c := newLocalApp(t)
-	novel, err := os.ReadFile("../../frontend/e2e/samples/the-ross-household.txt")
+	novel, err := os.ReadFile("../../frontend/e2e/books/the-ross-household.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
