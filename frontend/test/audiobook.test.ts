@@ -141,7 +141,7 @@ describe('the rest of the section', () => {
     expect(parseAudiobookHash('#/magazine/abcd1234')).toEqual({});
   });
 
-  const ch = (name: string, lines: number, mentions = 0): Character => ({ id: name.toLowerCase(), name, aliases: [], gender: '', lines, mentions, version: 1 });
+  const ch = (name: string, lines: number, mentions = 0): Character => ({ id: name.toLowerCase(), name, aliases: [], gender: '', narrator: false, lines, mentions, version: 1 });
 
   it('offers speakers most lines first and keeps a current speaker the cast lacks', () => {
     const cast = [ch('Bill', 1), ch('Alice', 40), ch('the Queen', 12, 5), ch('the King', 12, 9)];

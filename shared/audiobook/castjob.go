@@ -47,6 +47,8 @@ type CastResult struct {
 	Requests     int `json:"requests"`
 	AskedSpans   int `json:"asked_spans" doc:"dialogue spans sent to the LLM (span mode): those the rules left"`
 	PromptTokens int `json:"prompt_tokens" doc:"estimated: a quarter of the prompts' bytes"`
+	// PromptTokensPerSpan is PromptTokens per asked span (span mode).
+	PromptTokensPerSpan float64 `json:"prompt_tokens_per_span" doc:"prompt_tokens per asked span (span mode); the budget is 150"`
 	// Verify* measure the verify pass; zero without one.
 	VerifyRequests int `json:"verify_requests"`
 	Agreed         int `json:"agreed"`
@@ -208,10 +210,17 @@ func (s *Service) castInput(ctx context.Context, id string) (castInput, error) {
 		bk.Chapters = append(bk.Chapters, book.Chapter{Index: c.Index, Title: c.Title, Start: c.Start, End: c.End})
 	}
 	in := castInput{book: b, text: text, spans: spans.SplitBook(bk)}
-	for _, c := range chars {
-		in.cast = append(in.cast, cast.Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions})
-	}
+	in.cast = castOf(chars)
 	return in, nil
+}
+
+// castOf is the stored cast as the cast package reads it.
+func castOf(chars []Character) []cast.Character {
+	out := make([]cast.Character, 0, len(chars))
+	for _, c := range chars {
+		out = append(out, cast.Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator})
+	}
+	return out
 }
 
 // handSet are the hand-set speakers of segs, by segment id and by range (a
@@ -337,8 +346,9 @@ func (s *Service) CastJob(ctx context.Context, raw json.RawMessage, progress job
 }
 
 // castSpans is span mode: rules (as at import) with the hand-set speakers
-// fixed, then the LLM about the dialogue spans still without a speaker. An
-// explicit tag is never asked about nor replaced.
+// fixed, then the LLM about the dialogue spans still without a speaker or
+// answered by the rules below cast.LowConfidence. An explicit tag and a
+// hand-set speaker are never asked about nor replaced.
 func (s *Service) castSpans(ctx context.Context, calls *answers, in castInput, verify bool) ([]Segment, CastResult, error) {
 	stored, err := s.loadSegments(ctx, in.book.ID)
 	if err != nil {
@@ -360,7 +370,7 @@ func (s *Service) castSpans(ctx context.Context, calls *answers, in castInput, v
 		if ok {
 			fixed[i].Speaker, fixed[i].Source = k.Speaker, cast.Source(SourceHand)
 		}
-		if fixed[i].Speaker == "" {
+		if cast.Asks(fixed[i]) {
 			asked++
 		}
 	}
@@ -373,6 +383,9 @@ func (s *Service) castSpans(ctx context.Context, calls *answers, in castInput, v
 		return nil, CastResult{}, llmFailure(err)
 	}
 	res := CastResult{Requests: st.Requests, AskedSpans: st.AskedSpans, PromptTokens: st.PromptTokens}
+	if st.AskedSpans > 0 {
+		res.PromptTokensPerSpan = float64(st.PromptTokens) / float64(st.AskedSpans)
+	}
 	return spanSegments(in.spans, att, nil), res, nil
 }
 

@@ -135,6 +135,7 @@ type Character struct {
 	Aliases  []string `json:"aliases"`
 	Gender   string   `json:"gender" enum:"female,male," doc:"empty when unknown"`
 	Mentions int      `json:"mentions"`
+	Narrator bool     `json:"narrator" doc:"the first-person narrator (\"said I\")"`
 	Lines    int      `json:"lines" doc:"dialogue lines spoken"`
 	VoiceID  string   `json:"voice_id,omitempty" doc:"the voice of the library the character speaks in; empty speaks in the narrator's"`
 	Version  int64    `json:"version"`

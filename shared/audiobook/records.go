@@ -133,9 +133,26 @@ func segmentWrites(id string, old segmentItems, segs []Segment) ([]store.Write, 
 // one transaction, conditional on b's revision and the items' versions
 // read: a change made meanwhile answers ErrConflict and nothing is written.
 func (s *Service) saveSegments(ctx context.Context, b Book, old segmentItems, segs []Segment) (Book, error) {
-	ws, err := segmentWrites(b.ID, old, segs)
+	b, ws, err := s.segmentSave(b, old, segs)
 	if err != nil {
 		return b, err
+	}
+	if err := s.table.Transact(ctx, ws); err != nil {
+		if errors.Is(err, store.ErrConditionFailed) {
+			return b, fmt.Errorf("%w: book %s changed meanwhile (revision %d)", ErrConflict, b.ID, b.Revision-1)
+		}
+		return b, fmt.Errorf("save segments of %s: %w", b.ID, err)
+	}
+	return b, nil
+}
+
+// segmentSave is b at its next revision (counts recomputed) and the writes
+// that store it with segs: the segment items changed and META, each
+// conditional on the version read.
+func (s *Service) segmentSave(b Book, old segmentItems, segs []Segment) (Book, []store.Write, error) {
+	ws, err := segmentWrites(b.ID, old, segs)
+	if err != nil {
+		return b, nil, err
 	}
 	b = withCounts(b, segs)
 	b.Updated = s.clock().UTC()
@@ -144,16 +161,9 @@ func (s *Service) saveSegments(ctx context.Context, b Book, old segmentItems, se
 	b.version++
 	meta, err := bookItem(b)
 	if err != nil {
-		return b, err
+		return b, nil, err
 	}
-	ws = append(ws, store.Write{Op: store.OpPut, Cond: store.IfVersion(prev), Item: meta})
-	if err := s.table.Transact(ctx, ws); err != nil {
-		if errors.Is(err, store.ErrConditionFailed) {
-			return b, fmt.Errorf("%w: book %s changed meanwhile (revision %d)", ErrConflict, b.ID, b.Revision-1)
-		}
-		return b, fmt.Errorf("save segments of %s: %w", b.ID, err)
-	}
-	return b, nil
+	return b, append(ws, store.Write{Op: store.OpPut, Cond: store.IfVersion(prev), Item: meta}), nil
 }
 
 // putBook writes b's META (another revision, conditional on b's).

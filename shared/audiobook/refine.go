@@ -75,7 +75,7 @@ func planRefine(stored []Character, refined []cast.Character, pinned map[string]
 				ms = append(ms, i)
 			}
 		}
-		next := Character{Name: r.Name, Aliases: r.Aliases, Gender: r.Gender, Mentions: r.Mentions}
+		next := Character{Name: r.Name, Aliases: r.Aliases, Gender: r.Gender, Mentions: r.Mentions, Narrator: r.Narrator}
 		if next.Aliases == nil {
 			next.Aliases = []string{}
 		}
@@ -145,7 +145,7 @@ func freeID(ids map[string]bool, id string) string {
 }
 
 func sameCharacter(a, b Character) bool {
-	return a.Name == b.Name && slices.Equal(a.Aliases, b.Aliases) && a.Gender == b.Gender && a.Mentions == b.Mentions && a.VoiceID == b.VoiceID
+	return a.Name == b.Name && slices.Equal(a.Aliases, b.Aliases) && a.Gender == b.Gender && a.Mentions == b.Mentions && a.VoiceID == b.VoiceID && a.Narrator == b.Narrator
 }
 
 // refine lets the LLM merge, rename and gender the book's cast before
@@ -190,10 +190,7 @@ func (s *Service) refine(ctx context.Context, calls *answers, in *castInput) (Re
 		return rep, err
 	}
 	rep.Requests = asked
-	in.cast = in.cast[:0]
-	for _, c := range chars {
-		in.cast = append(in.cast, cast.Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions})
-	}
+	in.cast = castOf(chars)
 	return rep, nil
 }
 

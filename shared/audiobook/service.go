@@ -113,7 +113,7 @@ func (s *Service) Import(ctx context.Context, filename string, data []byte) (Boo
 func (s *Service) storeNew(ctx context.Context, b Book, chars []cast.Character, segs []Segment) error {
 	var ws []store.Write
 	for _, c := range chars {
-		it, err := charItem(b.ID, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Version: 1})
+		it, err := charItem(b.ID, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator, Version: 1})
 		if err != nil {
 			return err
 		}
@@ -243,8 +243,12 @@ func (s *Service) remove(ctx context.Context, id string) error {
 type SegmentQuery struct {
 	Chapter  int // -1: every chapter
 	Disputed bool
-	Limit    int
-	Offset   int
+	// LeastCertain lists only dialogue lines, those without a speaker
+	// first, then by confidence, lowest first (text order among equals):
+	// the review order.
+	LeastCertain bool
+	Limit        int
+	Offset       int
 }
 
 // SegmentPage is one page of segments, in the paginated shape the voice
@@ -274,9 +278,12 @@ func (s *Service) Segments(ctx context.Context, id string, q SegmentQuery) (Segm
 	}
 	var sel []Segment
 	for _, sg := range stored.segs {
-		if (q.Chapter < 0 || sg.Chapter == q.Chapter) && (!q.Disputed || sg.Mark == string(cast.MarkDisputed)) {
+		if (q.Chapter < 0 || sg.Chapter == q.Chapter) && (!q.Disputed || sg.Mark == string(cast.MarkDisputed)) && (!q.LeastCertain || sg.Kind == KindDialogue) {
 			sel = append(sel, sg)
 		}
+	}
+	if q.LeastCertain {
+		slices.SortStableFunc(sel, leastCertainFirst)
 	}
 	page := SegmentPage{Revision: b.Revision, Total: len(sel), Offset: q.Offset, Items: []Segment{}}
 	if q.Offset < len(sel) {
@@ -296,6 +303,24 @@ func (s *Service) Segments(ctx context.Context, id string, q SegmentQuery) (Segm
 		page.HasMore, page.NextOffset = true, &next
 	}
 	return page, nil
+}
+
+// leastCertainFirst orders lines for review: no speaker first, then by
+// confidence, lowest first.
+func leastCertainFirst(a, b Segment) int {
+	if (a.Speaker == "") != (b.Speaker == "") {
+		if a.Speaker == "" {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case a.Confidence < b.Confidence:
+		return -1
+	case a.Confidence > b.Confidence:
+		return 1
+	}
+	return 0
 }
 
 // resolveSpeaker finds the cast name a speaker names (name, alias or id,

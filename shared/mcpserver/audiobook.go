@@ -18,7 +18,7 @@ const maxBook = 4 << 20
 // audiobookTools are the audiobook toolset: import a book, cast it, read
 // and correct its segments, render it.
 func audiobookTools(d deps) []Tool {
-	return []Tool{listBooks(d), importBook(d), castBook(d), getSegments(d), setSpeaker(d), renderBook(d)}
+	return []Tool{listBooks(d), importBook(d), castBook(d), getSegments(d), setSpeaker(d), editCast(d), renderBook(d)}
 }
 
 type bookCounts struct {
@@ -35,12 +35,13 @@ type bookCounts struct {
 }
 
 type bookCharacter struct {
-	ID      string   `json:"id"`
-	Name    string   `json:"name"`
-	Aliases []string `json:"aliases"`
-	Gender  string   `json:"gender,omitempty"`
-	Lines   int      `json:"lines"`
-	VoiceID string   `json:"voice_id,omitempty"`
+	ID       string   `json:"id"`
+	Name     string   `json:"name"`
+	Aliases  []string `json:"aliases"`
+	Gender   string   `json:"gender,omitempty"`
+	Narrator bool     `json:"narrator,omitempty"`
+	Lines    int      `json:"lines"`
+	VoiceID  string   `json:"voice_id,omitempty"`
 }
 
 type bookChapter struct {
@@ -75,8 +76,14 @@ func (b book) Markdown() string {
 		s.WriteString("\n## Cast\n")
 		for _, ch := range b.Cast {
 			fmt.Fprintf(&s, "- **%s** (%s): %d lines", ch.Name, ch.ID, ch.Lines)
+			if len(ch.Aliases) > 0 {
+				fmt.Fprintf(&s, ", also %s", strings.Join(ch.Aliases, ", "))
+			}
 			if ch.Gender != "" {
 				fmt.Fprintf(&s, ", %s", ch.Gender)
+			}
+			if ch.Narrator {
+				s.WriteString(", the first-person narrator")
 			}
 			if ch.VoiceID != "" {
 				fmt.Fprintf(&s, ", voice %s", ch.VoiceID)
@@ -249,6 +256,8 @@ type segmentsIn struct {
 	bookIn
 	Chapter  int  `json:"chapter,omitempty" jsonschema:"only this chapter's segments (its index, from 0); -1 (the default): every chapter"`
 	Disputed bool `json:"disputed,omitempty" jsonschema:"only the lines the verify pass disputed"`
+	// LeastCertain is the review order of GET …/segments?sort=confidence.
+	LeastCertain bool `json:"least_certain_first,omitempty" jsonschema:"only dialogue lines, those without a speaker first, then the lowest confidence first"`
 	Paging
 	Format
 }
@@ -318,6 +327,9 @@ func getSegments(d deps) Tool {
 		if in.Disputed {
 			q.Set("disputed", "true")
 		}
+		if in.LeastCertain {
+			q.Set("sort", "confidence")
+		}
 		var out struct {
 			Revision int64 `json:"revision"`
 			Page[segment]
@@ -370,6 +382,74 @@ func setSpeaker(d deps) Tool {
 			return nil, err
 		}
 		c.info(ctx, "speaker set", "book", in.BookID, "segment", in.SegmentID)
+		return out, nil
+	})
+}
+
+// --- lectern_edit_cast
+
+type castEditIn struct {
+	bookIn
+	Action       string `json:"action" jsonschema:"merge (from_character_id into character_id), split (alias off character_id as a character of its own), rename (character_id to name) or set_gender (of character_id)"`
+	CharacterID  string `json:"character_id" jsonschema:"the character edited (merge: the one kept), an id from the book's cast"`
+	FromID       string `json:"from_character_id,omitempty" jsonschema:"merge only: the character merged into character_id; it leaves the cast"`
+	Alias        string `json:"alias,omitempty" jsonschema:"split only: one of the character's aliases"`
+	Name         string `json:"name,omitempty" jsonschema:"rename only: the new name; the old one stays an alias"`
+	Gender       string `json:"gender,omitempty" jsonschema:"set_gender only: female, male, or empty for unknown"`
+	BookRevision int64  `json:"book_revision" jsonschema:"the book revision last read; the edit fails with 409 if the book changed since"`
+	Format
+}
+
+type castEdited struct {
+	book
+	ChangedLines int `json:"changed_lines"`
+}
+
+func (e castEdited) Markdown() string {
+	return fmt.Sprintf("%d dialogue lines changed speaker.\n\n%s", e.ChangedLines, e.book.Markdown())
+}
+
+func editCast(d deps) Tool {
+	return newTool(ToolsetAudiobook, spec{
+		name: "lectern_edit_cast", title: "Edit a book's cast",
+		doc: doc{
+			purpose: "Edit a book's characters and attribute its lines again by rules: merge two characters (one person under two names), " +
+				"split an alias off as a character of its own (two people under one name), rename one, or set a gender (pronoun tags are resolved again). " +
+				"Lines set by hand keep their speaker; LLM answers stay while their speaker is in the cast and no explicit tag names another.",
+			notDo:   "set voices, run the LLM, or change one line (use lectern_set_speaker).",
+			returns: "the book as saved (new revision, counts, cast with aliases, gender and narrator) and how many lines changed speaker.",
+			use:     "when the cast list lumps two people together or splits one, as lectern_import_book or lectern_get_segments shows.",
+			errors: "409 when the book changed since book_revision or a cast job runs; 404 for an unknown character; " +
+				"422 for an alias the character lacks, a name another character holds, a merge into itself or a missing field of the action.",
+		},
+		hints: hints{destructive: true},
+	}, d.log, func(s *jsonschema.Schema) {
+		set(s, "action", oneOf("merge", "split", "rename", "set_gender"))
+		set(s, "character_id", pattern("^[a-z0-9][a-z0-9-]{0,99}$"))
+		set(s, "from_character_id", pattern("^([a-z0-9][a-z0-9-]{0,99})?$"))
+		set(s, "alias", length(0, 200))
+		set(s, "name", length(0, 200))
+		set(s, "gender", oneOf("", "female", "male"))
+	}, func(ctx context.Context, c *call, in castEditIn) (any, error) {
+		path := bookPath(in.BookID) + "/cast/" + seg(in.CharacterID)
+		var r request
+		switch in.Action {
+		case "merge":
+			r = request{method: http.MethodPost, path: path + "/merge", body: map[string]string{"from": in.FromID}}
+		case "split":
+			r = request{method: http.MethodPost, path: path + "/split", body: map[string]string{"alias": in.Alias}}
+		case "rename":
+			r = request{method: http.MethodPut, path: path + "/name", body: map[string]string{"name": in.Name}}
+		default:
+			r = request{method: http.MethodPut, path: path + "/gender", body: map[string]string{"gender": in.Gender}}
+		}
+		r.ifMatch = in.BookRevision
+		var out castEdited
+		if err := d.api.do(ctx, r, &out); err != nil {
+			return nil, err
+		}
+		out.Cast = nonNil(out.Cast)
+		c.info(ctx, "cast edited", "book", in.BookID, "action", in.Action, "character", in.CharacterID)
 		return out, nil
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -547,6 +548,16 @@ func driveAudiobook(t *testing.T, s *session, call func(string, map[string]any) 
 		t.Errorf("set speaker = %+v", set)
 	}
 	s.fails("lectern_set_speaker", map[string]any{"book_id": bk.ID, "segment_id": untagged.ID, "speaker": "Bob", "book_revision": segs.Revision},
+		"Error: API request failed with status 409.")
+	// A rename through lectern_edit_cast: Bob's tagged line follows, the
+	// old name stays an alias, a stale revision is refused.
+	ed := jsonOf[castEdited](t, call("lectern_edit_cast", map[string]any{"book_id": bk.ID, "action": "rename", "character_id": "bob", "name": "Captain Bob",
+		"book_revision": set.Revision, "response_format": "json"}))
+	i := slices.IndexFunc(ed.Cast, func(c bookCharacter) bool { return c.ID == "bob" })
+	if ed.ChangedLines != 1 || ed.Revision != set.Revision+1 || i < 0 || ed.Cast[i].Name != "Captain Bob" || !slices.Contains(ed.Cast[i].Aliases, "Bob") {
+		t.Errorf("rename = %+v", ed)
+	}
+	s.fails("lectern_edit_cast", map[string]any{"book_id": bk.ID, "action": "set_gender", "character_id": "bob", "gender": "male", "book_revision": set.Revision},
 		"Error: API request failed with status 409.")
 
 	// The user picks the narrator's voice in the web app.

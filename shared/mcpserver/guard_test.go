@@ -107,6 +107,7 @@ func TestAnnotationsPerTool(t *testing.T) {
 		"lectern_cast_book":                {false, true, false, true},
 		"lectern_get_segments":             {true, false, true, false},
 		"lectern_set_speaker":              {false, true, true, false},
+		"lectern_edit_cast":                {false, true, false, false},
 		"lectern_render_book":              {false, true, false, true},
 		"lectern_list_character_sets":      {true, false, true, false},
 		"lectern_list_characters":          {true, false, true, false},

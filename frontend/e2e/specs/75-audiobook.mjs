@@ -92,11 +92,11 @@ function smallEPUB() {
 
 const json = (method, body, headers = {}) => ({ method, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-/** The cast names a prompt lists ("Cast:\nAlice\nthe Queen (Queen)\n\nPassage:…"). */
+/** The cast names a prompt lists ("Cast:\nAlice [female]\nthe Queen (Queen) [female]\n\nPassage:…"). */
 function castNames(user) {
   const list = user.slice(user.indexOf('Cast:\n') + 6, user.indexOf('\nPassage:') >= 0 ? user.indexOf('\nPassage:') : user.indexOf('\nText:'));
-  // Span mode lists "Name (alias, alias)", classic mode "Name, alias".
-  return list.split('\n').map((l) => l.replace(/ \(.*\)$/, '').split(', ')[0].trim()).filter(Boolean);
+  // Span mode lists "Name (alias, alias) [gender, narrator]", classic mode "Name, alias".
+  return list.split('\n').map((l) => l.replace(/ \[[^\]]*\]$/, '').replace(/ \(.*\)$/, '').split(', ')[0].trim()).filter(Boolean);
 }
 
 /** A classic-mode answer: the text's quotations as lines of the character named just after them, the rest the narrator's. */

@@ -74,6 +74,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audiobook/books/{book}/cast/{character}/gender": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a character's gender (female, male, or empty for unknown): pronoun tags ("said she") are resolved again. The lines are attributed again by rules with the edited cast: a line set by hand keeps its speaker, an LLM answer is kept while its speaker is in the cast and no explicit tag now names another. Needs the book's revision in If-Match (another answers 409 and changes nothing); refused with 409 while a cast job runs. */
+        put: operations["set-character-gender"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/cast/{character}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Merge another character into this one: its name and aliases become aliases, its lines this character's; this character keeps its voice (else takes the other's). The lines are attributed again by rules with the edited cast: a line set by hand keeps its speaker, an LLM answer is kept while its speaker is in the cast and no explicit tag now names another. Needs the book's revision in If-Match (another answers 409 and changes nothing); refused with 409 while a cast job runs. */
+        post: operations["merge-book-characters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/cast/{character}/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename a character; the old name stays as an alias and its lines follow. A name another character holds answers 422. The lines are attributed again by rules with the edited cast: a line set by hand keeps its speaker, an LLM answer is kept while its speaker is in the cast and no explicit tag now names another. Needs the book's revision in If-Match (another answers 409 and changes nothing); refused with 409 while a cast job runs. */
+        put: operations["rename-book-character"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/cast/{character}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Split one of a character's aliases off as a character of its own (same gender until changed, no voice): lines tagged with that name become its lines. The lines are attributed again by rules with the edited cast: a line set by hand keeps its speaker, an LLM answer is kept while its speaker is in the cast and no explicit tag now names another. Needs the book's revision in If-Match (another answers 409 and changes nothing); refused with 409 while a cast job runs. */
+        post: operations["split-character-alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audiobook/books/{book}/cast/{character}/voice": {
         parameters: {
             query?: never;
@@ -167,7 +235,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of a book's segments in text order, with their text: spanId (span mode), kind, offsets, speaker and how it was found, the verification mark, the other answer of a disputed line, the confidence and the unclosed flag; filter by chapter or disputed=1 */
+        /** A page of a book's segments in text order, with their text: spanId (span mode), kind, offsets, speaker and how it was found, the verification mark, the other answer of a disputed line, the confidence and the unclosed flag; filter by chapter or disputed=1; sort=confidence lists the least certain lines first */
         get: operations["list-book-segments"];
         put?: never;
         post?: never;
@@ -1449,6 +1517,8 @@ export interface components {
             /** Format: int64 */
             mentions: number;
             name: string;
+            /** @description the first-person narrator ("said I") */
+            narrator: boolean;
             /** Format: int64 */
             version: number;
             /** @description the voice of the library the character speaks in; empty speaks in the narrator's */
@@ -1617,6 +1687,51 @@ export interface components {
             cast_job?: string;
             /** @description the last cast job (POST /api/attribute-spans) */
             cast_job_status?: components["schemas"]["JobsapiView"];
+            chapters: components["schemas"]["AudiobookChapter"][] | null;
+            counts: components["schemas"]["AudiobookCounts"];
+            /** Format: date-time */
+            created: string;
+            filename: string;
+            /**
+             * @description what was uploaded
+             * @enum {string}
+             */
+            format: "txt" | "epub";
+            id: string;
+            /** @enum {string} */
+            mode: "span" | "classic";
+            /** @description the narrator's voice id; empty until set */
+            narrator_voice?: string;
+            /** @description the last render job's id */
+            render_job?: string;
+            /** @description the last render job */
+            render_job_status?: components["schemas"]["JobsapiView"];
+            /**
+             * Format: int64
+             * @description increases with every change of the segments; send it as If-Match to set a speaker
+             */
+            revision: number;
+            title: string;
+            /** Format: date-time */
+            updated: string;
+        };
+        AudiobookapiCastEditView: {
+            author: string;
+            /**
+             * Format: int64
+             * @description bytes of the book's text
+             */
+            bytes: number;
+            cast: components["schemas"]["AudiobookCharacter"][] | null;
+            /** @description the last cast job's id */
+            cast_job?: string;
+            /** @description the last cast job (POST /api/attribute-spans) */
+            cast_job_status?: components["schemas"]["JobsapiView"];
+            /**
+             * Format: int64
+             * @description dialogue lines whose speaker the edit and the re-attribution changed
+             */
+            changed_lines: number;
             chapters: components["schemas"]["AudiobookChapter"][] | null;
             counts: components["schemas"]["AudiobookCounts"];
             /** Format: date-time */
@@ -2256,6 +2371,10 @@ export interface components {
             /** Format: double */
             width: number;
         };
+        "Merge-book-charactersRequest": {
+            /** @description the id of the character merged into this one; it leaves the cast */
+            from: string;
+        };
         MergeOutBody: {
             region: components["schemas"]["MagazineRegion"];
             removed: string;
@@ -2468,6 +2587,10 @@ export interface components {
             /** @description voices to add where their id is absent; each is checked, and one bad voice adds none */
             voices: components["schemas"]["VoicesVoice"][] | null;
         };
+        "Rename-book-characterRequest": {
+            /** @description the new name */
+            name: string;
+        };
         RenameInputBody: {
             /** @description the new title; spaces at either end are dropped, and some other character must remain */
             title: string;
@@ -2654,6 +2777,13 @@ export interface components {
             revision: number;
             segment: components["schemas"]["AudiobookSegment"];
         };
+        "Set-character-genderRequest": {
+            /**
+             * @description female, male, or empty for unknown
+             * @enum {string}
+             */
+            gender: "female" | "male" | "";
+        };
         "Set-narrator-voiceRequest": {
             /** @description a voice of the library */
             voice_id: string;
@@ -2718,6 +2848,10 @@ export interface components {
             text: string;
             /** @description a voice of the library; absent is the render's voice_id */
             voice_id?: string;
+        };
+        "Split-character-aliasRequest": {
+            /** @description one of the character's aliases */
+            alias: string;
         };
         "Split-regionRequest": {
             /**
@@ -3199,6 +3333,174 @@ export interface operations {
             };
         };
     };
+    "set-character-gender": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the book's revision (ETag) the edit was made on */
+                "If-Match": string;
+            };
+            path: {
+                /** @description book id */
+                book: string;
+                /** @description the character's id */
+                character: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Set-character-genderRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookapiCastEditView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "merge-book-characters": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the book's revision (ETag) the edit was made on */
+                "If-Match": string;
+            };
+            path: {
+                /** @description book id */
+                book: string;
+                /** @description the character's id */
+                character: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Merge-book-charactersRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookapiCastEditView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "rename-book-character": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the book's revision (ETag) the edit was made on */
+                "If-Match": string;
+            };
+            path: {
+                /** @description book id */
+                book: string;
+                /** @description the character's id */
+                character: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Rename-book-characterRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookapiCastEditView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "split-character-alias": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the book's revision (ETag) the edit was made on */
+                "If-Match": string;
+            };
+            path: {
+                /** @description book id */
+                book: string;
+                /** @description the character's id */
+                character: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Split-character-aliasRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudiobookapiCastEditView"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "set-character-voice": {
         parameters: {
             query?: never;
@@ -3414,6 +3716,8 @@ export interface operations {
                 chapter?: number;
                 /** @description disputed=1: only lines the verify pass disputed */
                 disputed?: boolean;
+                /** @description text: text order; confidence: only dialogue lines, those without a speaker first, then the least certain (lowest confidence) first */
+                sort?: "text" | "confidence";
                 limit?: number;
                 offset?: number;
             };
@@ -6647,6 +6951,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsApiAudiobookBooksBookSegmentsGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/audiobook/books/{book}/segments"]["get"]["parameters"]["query"]["sort"]> = ["text", "confidence"];
 export const pathsApiVoiceLibraryGetParametersQueryGenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voice-library"]["get"]["parameters"]["query"]["gender"]> = ["female", "male", "neutral"];
 export const pathsApiVoiceLibraryGetParametersQueryAgeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voice-library"]["get"]["parameters"]["query"]["age"]> = ["young", "middle_aged", "old"];
 export const pathsApiVoiceLibraryGetParametersQuerySourceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voice-library"]["get"]["parameters"]["query"]["source"]> = ["builtin", "engine", "clone", "design"];
@@ -6666,6 +6971,8 @@ export const audiobookSuggestedVoiceAgeValues: ReadonlyArray<FlattenedDeepRequir
 export const audiobookSuggestedVoiceGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookSuggestedVoice"]["gender"]> = ["female", "male", "neutral", ""];
 export const audiobookapiBookViewFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiBookView"]["format"]> = ["txt", "epub"];
 export const audiobookapiBookViewModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiBookView"]["mode"]> = ["span", "classic"];
+export const audiobookapiCastEditViewFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiCastEditView"]["format"]> = ["txt", "epub"];
+export const audiobookapiCastEditViewModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiCastEditView"]["mode"]> = ["span", "classic"];
 export const audiobookapiRenderViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiRenderView"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const bulkRegionsRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["action"]> = ["delete", "set-kind"];
 export const bulkRegionsRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
@@ -6702,6 +7009,7 @@ export const renderStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const saveDesignInputBodyAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["age"]> = ["young", "middle_aged", "old", ""];
 export const saveDesignInputBodyGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["gender"]> = ["female", "male", "neutral", ""];
+export const setCharacterGenderRequestGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Set-character-genderRequest"]["gender"]> = ["female", "male", ""];
 export const startPodcastScriptRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Start-podcast-scriptRequest"]["mode"]> = ["llm", "deterministic"];
 export const startInputBodyFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StartInputBody"]["format"]> = ["mp3", "m4b"];
 export const statusOutputBodyStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatusOutputBody"]["status"]> = ["running", "stopped", "restarting", "unhealthy", "not-installed"];

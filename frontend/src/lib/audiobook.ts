@@ -24,6 +24,11 @@ const bookPath = '/api/audiobook/books/{book}';
 /** A book view with its lists never null (Go sends a nil slice as null). */
 const listed = (b: Schemas['AudiobookapiBookView']): Book => ({ ...b, chapters: b.chapters ?? [], cast: b.cast ?? [] });
 
+/** A book after a cast edit, with how many lines changed speaker. */
+export type CastEdited = { book: Book; changed: number };
+export type Gender = '' | 'female' | 'male';
+const edited = (v: Schemas['AudiobookapiCastEditView']): CastEdited => ({ book: listed(v), changed: v.changed_lines });
+
 export const audiobookApi = {
   list: async (): Promise<Summary[]> => (await call('get', '/api/audiobook/books', {})).books ?? [],
   /** Uploads a TXT or EPUB (multipart, with upload progress 0..1); the server splits and casts it by rules before it answers. */
@@ -35,11 +40,13 @@ export const audiobookApi = {
   },
   get: async (book: string): Promise<Book> => listed(await call('get', bookPath, { book })),
   remove: (book: string) => call('delete', bookPath, { book }),
-  /** One page of segments with their text: a chapter's (chapter >= 0) or the whole book's, only disputed lines on request. */
-  async segments(book: string, q: { chapter?: number; disputed?: boolean; offset?: number; limit?: number }): Promise<SegmentPage> {
+  /** One page of segments with their text: a chapter's (chapter >= 0) or the whole book's, only disputed lines on request,
+   *  or (leastCertain) the book's dialogue lines with the least certain first. */
+  async segments(book: string, q: { chapter?: number; disputed?: boolean; leastCertain?: boolean; offset?: number; limit?: number }): Promise<SegmentPage> {
     const p = new URLSearchParams();
     if (q.chapter !== undefined && q.chapter >= 0) p.set('chapter', String(q.chapter));
     if (q.disputed) p.set('disputed', 'true');
+    if (q.leastCertain) p.set('sort', 'confidence');
     p.set('limit', String(q.limit ?? SEGMENT_PAGE));
     if (q.offset) p.set('offset', String(q.offset));
     const r = await callQuery(`${bookPath}/segments`, { book }, p);
@@ -48,6 +55,15 @@ export const audiobookApi = {
   /** Sets a line's speaker by hand on the revision shown: a book that changed since answers 409. */
   setSpeaker: (book: string, segment: string, revision: number, speaker: string) =>
     callIfMatch(revision, 'put', `${bookPath}/segments/{segment}/speaker`, { book, segment }, { speaker }),
+  /** Cast edits, on the book's revision (a book that changed since answers 409): the lines are attributed again. */
+  merge: async (book: string, revision: number, keep: string, from: string): Promise<CastEdited> =>
+    edited(await callIfMatch(revision, 'post', `${bookPath}/cast/{character}/merge`, { book, character: keep }, { from })),
+  splitAlias: async (book: string, revision: number, character: string, alias: string): Promise<CastEdited> =>
+    edited(await callIfMatch(revision, 'post', `${bookPath}/cast/{character}/split`, { book, character }, { alias })),
+  rename: async (book: string, revision: number, character: string, name: string): Promise<CastEdited> =>
+    edited(await callIfMatch(revision, 'put', `${bookPath}/cast/{character}/name`, { book, character }, { name })),
+  setGender: async (book: string, revision: number, character: string, gender: Gender): Promise<CastEdited> =>
+    edited(await callIfMatch(revision, 'put', `${bookPath}/cast/{character}/gender`, { book, character }, { gender })),
   setVoice: (book: string, character: string, voiceID: string) => call('put', `${bookPath}/cast/{character}/voice`, { book, character }, { voice_id: voiceID }),
   setNarrator: async (book: string, voiceID: string): Promise<Book> => listed(await call('put', `${bookPath}/narrator`, { book }, { voice_id: voiceID })),
   suggestions: async (book: string): Promise<Suggestions> => {

@@ -9,9 +9,12 @@
 //   - AttributeRules names speakers from tags beside the quote (explicit and
 //     pronoun), from the paragraph a line shares with a known one and from
 //     turn-taking between two speakers.
-//   - AttributeLLM asks an LLM about the dialogue spans the rules left, in
-//     windows with the cast list and marked context; it never asks for text
-//     and never replaces an explicit tag.
+//   - AttributeLLM asks an LLM about the dialogue spans the rules left blank
+//     or answered below LowConfidence, in windows with the cast list
+//     (aliases, gender, narrator) and marked context; it never asks for
+//     text and never replaces an explicit tag.
+//   - MergeCharacters, SplitAlias, RenameCharacter and SetGender are the
+//     cast view's edits; the service attributes the lines again after one.
 //   - Verify asks again with shifted windows and another context size and
 //     marks every line agreed or disputed, never changing a speaker; the
 //     confidence follows the mark.

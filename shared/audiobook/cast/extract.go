@@ -22,6 +22,8 @@ type Character struct {
 	Gender string
 	// Mentions counts the times any of the names occurs in the text.
 	Mentions int
+	// Narrator marks the first-person narrator ("said I").
+	Narrator bool
 }
 
 // Names are the character's name and aliases.

@@ -84,16 +84,42 @@ var speakersSchema = map[string]any{
 	},
 }
 
-const speakersSystem = `You name who speaks each marked line of a novel excerpt. A marked line is [[ID]]"…"[[/]]; {Name} before a quotation gives its known speaker. For every ID answer one name from the cast list, or "Unknown". Never quote or repeat text.`
+const speakersSystem = `You name who speaks each marked line of a novel excerpt. A marked line is [[ID]]"…"[[/]]; {Name} before a quotation gives its known speaker. The cast list gives each character's aliases and gender; a line the first-person narrator speaks ("said I") is the character marked narrator. For every ID answer one name from the cast list, or "Unknown". Never quote or repeat text.`
+
+// LowConfidence is the confidence below which a rule answer is asked about
+// again: the LLM pass asks about the lines the rules left blank and those
+// they answered below it (a guess from turn-taking in a crowded scene, a
+// pronoun with two candidates). An answer without a confidence (0) is one
+// the rules did not rate and stays, as does every explicit tag.
+const LowConfidence = 0.6
+
+// Asks reports whether the LLM pass asks about a line: no speaker, or a
+// rule answer rated below LowConfidence. An explicit tag, a line set by
+// hand and an LLM answer are never asked again.
+func Asks(a Attribution) bool {
+	switch {
+	case a.Source == SourceExplicit || a.Source == SourceLLM || a.Source == sourceHand:
+		return false
+	case a.Speaker == "":
+		return true
+	}
+	return a.Confidence > 0 && a.Confidence < LowConfidence
+}
+
+// sourceHand is the audiobook service's source of a speaker set by hand,
+// which it hands in as fixed.
+const sourceHand Source = "hand"
 
 // AttributeLLM asks the LLM who speaks the dialogue spans that fixed leaves
-// without a speaker, and returns one Attribution per dialogue span in text
-// order: fixed ones as they were, the LLM's answers with SourceLLM, the
-// rest SourceNone. Requests hold at most opt.Window asked spans, the cast
-// list and marked context trimmed to opt.TokensPerSpan per asked span on
-// average. Names the cast does not know are dropped (the line stays
-// unknown). On an LLM failure the attributions made so far are returned
-// with the error; with no LLM (nil) the error is ErrNoLLM.
+// without a speaker or with a rule answer below LowConfidence (Asks), and
+// returns one Attribution per dialogue span in text order: fixed ones as
+// they were, the LLM's answers with SourceLLM, the rest SourceNone. A
+// low-confidence rule answer the LLM confirms, or leaves Unknown, stays
+// as it was. Requests hold at most opt.Window asked spans, the cast list
+// (aliases, gender, narrator) and marked context trimmed to
+// opt.TokensPerSpan per asked span on average. Names the cast does not
+// know are dropped. On an LLM failure the attributions made so far are
+// returned with the error; with no LLM (nil) the error is ErrNoLLM.
 func AttributeLLM(ctx context.Context, llm LLM, text string, sp []spans.Span, cast []Character, fixed []Attribution, opt Options) ([]Attribution, Stats, error) {
 	d, ci, att, err := prepare(llm, text, sp, cast, fixed)
 	if err != nil {
@@ -101,15 +127,15 @@ func AttributeLLM(ctx context.Context, llm LLM, text string, sp []spans.Span, ca
 	}
 	var ask []int
 	for i, a := range att {
-		if a.Speaker == "" {
+		if Asks(a) {
 			ask = append(ask, i)
 		}
 	}
 	known := func(i int) string { return att[i].Speaker }
 	answers, st, err := d.askAll(ctx, llm, ci, ask, known, opt.norm(), 0)
 	for i, name := range answers {
-		if att[i].Speaker == "" && att[i].Source != SourceExplicit {
-			att[i].Speaker, att[i].Source = name, SourceLLM
+		if Asks(att[i]) && name != att[i].Speaker {
+			att[i] = Attribution{SpanID: att[i].SpanID, Speaker: name, Source: SourceLLM}
 		}
 	}
 	return att, st, err
@@ -238,17 +264,34 @@ func (d *doc) prompt(ci *castIndex, lines []int, known func(int) string, opt Opt
 	return "Cast:\n" + castText + "\nPassage:\n" + passage
 }
 
-// castList writes "Name (alias, alias)" lines, most mentioned first, within
-// limit bytes.
+// castList writes "Name (alias, alias) [female]" lines, the first-person
+// narrator (marked so) then the most mentioned first, within limit bytes.
 func castList(chars []Character, limit int) string {
 	order := make([]Character, len(chars))
 	copy(order, chars)
-	sort.SliceStable(order, func(i, j int) bool { return order[i].Mentions > order[j].Mentions })
+	// The narrator first: "said I" lines name no one else, and a short
+	// budget drops the least mentioned.
+	sort.SliceStable(order, func(i, j int) bool {
+		if order[i].Narrator != order[j].Narrator {
+			return order[i].Narrator
+		}
+		return order[i].Mentions > order[j].Mentions
+	})
 	var b strings.Builder
 	for _, c := range order {
 		entry := c.Name
 		if len(c.Aliases) > 0 {
 			entry += " (" + strings.Join(c.Aliases, ", ") + ")"
+		}
+		var marks []string
+		if c.Gender != "" {
+			marks = append(marks, c.Gender)
+		}
+		if c.Narrator {
+			marks = append(marks, "narrator")
+		}
+		if len(marks) > 0 {
+			entry += " [" + strings.Join(marks, ", ") + "]"
 		}
 		entry += "\n"
 		if b.Len()+len(entry) > limit {

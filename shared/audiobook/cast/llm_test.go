@@ -360,3 +360,69 @@ func TestPromptStaysWithinBudgetWithALongCastList(t *testing.T) {
 		t.Fatalf("stats %+v, %+v", st, att)
 	}
 }
+
+// TestAttributeLLMAsksBlankAndLowConfidenceLinesOnly hands in one line of
+// each kind and checks which the LLM is asked about and what it changes:
+// a blank line and a rule answer below LowConfidence are asked; an
+// explicit tag (however rated), a hand-set line, an earlier LLM answer, a
+// confident rule answer and an unrated one are not. An explicit tag is
+// never overruled.
+func TestAttributeLLMAsksBlankAndLowConfidenceLinesOnly(t *testing.T) {
+	text := longBook(8)
+	sp := split(text)
+	d := dialogue(sp)
+	fixed := []Attribution{
+		{SpanID: d[0].ID, Speaker: "Alice", Source: SourceExplicit, Confidence: 0.3},
+		{SpanID: d[1].ID, Speaker: "Alice", Source: SourceTurn, Confidence: LowConfidence - 0.1},
+		{SpanID: d[2].ID, Speaker: "Alice", Source: SourcePronoun, Confidence: LowConfidence},
+		{SpanID: d[3].ID, Speaker: "Alice", Source: SourceParagraph},
+		{SpanID: d[4].ID, Speaker: "Alice", Source: "hand", Confidence: 0.1},
+		{SpanID: d[5].ID, Speaker: "Alice", Source: SourceLLM},
+		{SpanID: d[6].ID, Source: SourceNone},
+		{SpanID: d[7].ID, Speaker: "Mr. Bob", Source: SourceTurn, Confidence: 0.2},
+	}
+	llm := &fakeLLM{reply: answerAll(func(id string) string {
+		if id == d[7].ID {
+			return "Mr. Bob" // confirms the rule
+		}
+		return "The White Rabbit"
+	})}
+	att, st, err := AttributeLLM(context.Background(), llm, text, sp, testCast, fixed, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := markedIDs(llm.calls[0].user)
+	if st.Requests != 1 || strings.Join(asked, " ") != strings.Join([]string{d[1].ID, d[6].ID, d[7].ID}, " ") {
+		t.Fatalf("asked %v (stats %+v), want the low-confidence turn, the blank line and Mr. Bob's low one", asked, st)
+	}
+	want := []Attribution{
+		fixed[0],
+		{SpanID: d[1].ID, Speaker: "The White Rabbit", Source: SourceLLM},
+		fixed[2], fixed[3], fixed[4], fixed[5],
+		{SpanID: d[6].ID, Speaker: "The White Rabbit", Source: SourceLLM},
+		fixed[7],
+	}
+	for i := range want {
+		if att[i] != want[i] {
+			t.Errorf("line %d: %+v, want %+v", i, att[i], want[i])
+		}
+	}
+}
+
+func TestPromptGivesTheCastWithAliasesGenderAndNarrator(t *testing.T) {
+	text := `"Who is there?"` + "\n\nThe door creaked.\n\n" + `"Only the wind."` + "\n\nNobody moved.\n\n" + `"Then shut it."` + "\n"
+	sp := split(text)
+	chars := append(testCast, Character{ID: "pip", Name: "Pip", Aliases: []string{"Philip Pirrip"}, Gender: "male", Narrator: true, Mentions: 5})
+	llm := &fakeLLM{reply: answerAll(func(string) string { return "Unknown" })}
+	if _, _, err := AttributeLLM(context.Background(), llm, text, sp, chars, nil, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Cast:\nPip (Philip Pirrip) [male, narrator]\nAlice [female]\n", "Mr. Bob (Bob) [male]\n", "The White Rabbit (The Rabbit)\n"} {
+		if !strings.Contains(llm.calls[0].user, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, llm.calls[0].user)
+		}
+	}
+	if !strings.Contains(llm.calls[0].system, "narrator") {
+		t.Errorf("the system message does not say what the narrator mark means: %s", llm.calls[0].system)
+	}
+}

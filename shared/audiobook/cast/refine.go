@@ -123,6 +123,7 @@ func applyRefine(cast []Character, sample string, ans refineAnswer) []Character 
 		for _, i := range merged {
 			used[i] = true
 			c.Mentions += cast[i].Mentions
+			c.Narrator = c.Narrator || cast[i].Narrator
 			all = append(all, cast[i].Names()...)
 			if c.Gender == "" {
 				c.Gender = cast[i].Gender

@@ -83,6 +83,7 @@ func Operations(svc *audiobook.Service) []httpapi.Operation {
 		uploadBook(svc), listBooks(svc), getBook(svc), deleteBook(svc),
 		listSegments(svc), setSpeaker(svc),
 		getCast(svc), setCharacterVoice(svc), setNarrator(svc), suggestVoices(svc),
+		mergeCharacters(svc), splitAlias(svc), renameCharacter(svc), setGender(svc),
 		attributeSpans(svc),
 		startRender(svc), getRender(svc), renderAudio(svc), chapterAudio(svc),
 	}

@@ -32,10 +32,11 @@ func deleteBook(svc *audiobook.Service) httpapi.Operation {
 // SegmentsInput is GET /api/audiobook/books/{book}/segments.
 type SegmentsInput struct {
 	BookPath
-	Chapter  int  `query:"chapter" minimum:"-1" maximum:"499" default:"-1" doc:"only this chapter's segments (its index); -1 or absent: every chapter"`
-	Disputed bool `query:"disputed" doc:"disputed=1: only lines the verify pass disputed"`
-	Limit    int  `query:"limit" minimum:"1" maximum:"500" default:"100"`
-	Offset   int  `query:"offset" minimum:"0" default:"0"`
+	Chapter  int    `query:"chapter" minimum:"-1" maximum:"499" default:"-1" doc:"only this chapter's segments (its index); -1 or absent: every chapter"`
+	Disputed bool   `query:"disputed" doc:"disputed=1: only lines the verify pass disputed"`
+	Sort     string `query:"sort" enum:"text,confidence" default:"text" doc:"text: text order; confidence: only dialogue lines, those without a speaker first, then the least certain (lowest confidence) first"`
+	Limit    int    `query:"limit" minimum:"1" maximum:"500" default:"100"`
+	Offset   int    `query:"offset" minimum:"0" default:"0"`
 }
 
 // SegmentsOutput is a page of segments.
@@ -48,10 +49,10 @@ func listSegments(svc *audiobook.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
 		OperationID: "list-book-segments", Method: http.MethodGet, Path: bookPath + "/segments",
 		Summary: "A page of a book's segments in text order, with their text: spanId (span mode), kind, offsets, speaker and how it was found, " +
-			"the verification mark, the other answer of a disputed line, the confidence and the unclosed flag; filter by chapter or disputed=1",
+			"the verification mark, the other answer of a disputed line, the confidence and the unclosed flag; filter by chapter or disputed=1; sort=confidence lists the least certain lines first",
 		Tags: tags,
 	}, func(ctx context.Context, in *SegmentsInput) (*SegmentsOutput, error) {
-		page, err := svc.Segments(ctx, in.Book, audiobook.SegmentQuery{Chapter: in.Chapter, Disputed: in.Disputed, Limit: in.Limit, Offset: in.Offset})
+		page, err := svc.Segments(ctx, in.Book, audiobook.SegmentQuery{Chapter: in.Chapter, Disputed: in.Disputed, LeastCertain: in.Sort == "confidence", Limit: in.Limit, Offset: in.Offset})
 		if err != nil {
 			return nil, err
 		}
@@ -82,9 +83,9 @@ func setSpeaker(svc *audiobook.Service) httpapi.Operation {
 			Speaker string `json:"speaker" minLength:"1" maxLength:"200" doc:"a cast member's name, alias or id"`
 		}
 	}) (*SegmentSpeakerOutput, error) {
-		rev, err := strconv.ParseInt(strings.Trim(strings.TrimPrefix(in.IfMatch, "W/"), `"`), 10, 64)
-		if err != nil || rev <= 0 {
-			return nil, huma.Error400BadRequest("If-Match must be the book's ETag (its revision number)")
+		rev, err := revisionOf(in.IfMatch)
+		if err != nil {
+			return nil, err
 		}
 		sg, b, err := svc.SetSpeaker(ctx, in.Book, in.Segment, rev, in.Body.Speaker)
 		if err != nil {
@@ -288,4 +289,13 @@ func chapterAudio(svc *audiobook.Service) httpapi.Operation {
 		url, err := svc.AudioURL(ctx, in.Book, in.Chapter)
 		return &RedirectOutput{Status: http.StatusFound, Location: url}, err
 	})
+}
+
+// revisionOf reads the book revision an If-Match names (its ETag).
+func revisionOf(ifMatch string) (int64, error) {
+	rev, err := strconv.ParseInt(strings.Trim(strings.TrimPrefix(ifMatch, "W/"), `"`), 10, 64)
+	if err != nil || rev <= 0 {
+		return 0, huma.Error400BadRequest("If-Match must be the book's ETag (its revision number)")
+	}
+	return rev, nil
 }
