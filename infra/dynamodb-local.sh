@@ -39,7 +39,7 @@ start() {
     software.amazon.dynamodb.services.local.main.ServerRunner -inMemory -port "$port" \
     >"$LECTERN_STATE/dynamodb-local.log" 2>&1) &
   echo $! >"$LECTERN_STATE/dynamodb-local.pid"
-  wait_http "http://127.0.0.1:$port" 60 "$(cat "$LECTERN_STATE/dynamodb-local.pid")" || { cat "$LECTERN_STATE/dynamodb-local.log" >&2; exit 1; }
+  wait_http "http://127.0.0.1:$port" 180 "$(cat "$LECTERN_STATE/dynamodb-local.pid")" || { cat "$LECTERN_STATE/dynamodb-local.log" >&2; exit 1; }
   echo "export LECTERN_TEST_DYNAMODB_ENDPOINT=http://127.0.0.1:$port"
 }
 

@@ -64,7 +64,7 @@ CONF
     </dev/null >"$LOG" 2>&1 &
   echo $! >"$PIDFILE"
   local url="http://127.0.0.1:$port" i
-  for ((i = 0; i < 600; i++)); do
+  for ((i = 0; i < 1800; i++)); do # 3 min: a JVM's start on a loaded machine
     if ! kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
       echo "ElasticMQ exited during start; log: $LOG" >&2
       tail -n 20 "$LOG" >&2

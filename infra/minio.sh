@@ -71,7 +71,7 @@ start() {
   pid=$!
   echo "$pid" >"$PIDFILE"
   local url="http://127.0.0.1:$port" i code
-  for ((i = 0; i < 300; i++)); do
+  for ((i = 0; i < 1200; i++)); do # 2 min: a bound for a loaded machine
     if ! kill -0 "$pid" 2>/dev/null; then
       echo "MinIO exited during start; log: $LOG" >&2
       tail -n 20 "$LOG" >&2
@@ -83,7 +83,7 @@ start() {
     sleep 0.1
   done
   if [ "$code" != 200 ]; then
-    echo "MinIO not ready after 30 s; log: $LOG" >&2
+    echo "MinIO not ready after 2 min; log: $LOG" >&2
     stop
     return 1
   fi

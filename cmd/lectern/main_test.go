@@ -72,11 +72,10 @@ func startServe(t *testing.T, vars map[string]string, flags ...string) (base str
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, flags...)
 	go func() { done <- run(ctx, args, env(vars), io.Discard, logs) }()
 	addr := regexp.MustCompile(`"addr":"(127\.0\.0\.1:\d+)"`)
-	for i := 0; i < 100 && base == ""; i++ {
+	for deadline := time.Now().Add(slowBound); base == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := addr.FindStringSubmatch(logs.String()); m != nil {
 			base = "http://" + m[1]
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	if base == "" {
 		cancel()
@@ -107,7 +106,7 @@ func TestServeAnswersThenShutsDownGracefully(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("serve exited %d after shutdown: %s", code, logs.String())
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(slowBound):
 		t.Fatal("serve did not shut down")
 	}
 	if !strings.Contains(logs.String(), "shutting down") {

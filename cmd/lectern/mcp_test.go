@@ -67,7 +67,7 @@ func TestMCPServesStreamableHTTP(t *testing.T) {
 	}()
 	var cs *mcp.ClientSession
 	client := mcp.NewClient(&mcp.Implementation{Name: "cmd-test", Version: "1"}, nil)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(slowBound); ; time.Sleep(50 * time.Millisecond) {
 		if cs, err = client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil); err == nil {
 			break
 		}
@@ -121,7 +121,7 @@ func TestMCPServesStreamableHTTP(t *testing.T) {
 		if code != 0 {
 			t.Errorf("exit %d: %s", code, errOut.String())
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(slowBound):
 		t.Fatal("lectern mcp did not stop")
 	}
 }

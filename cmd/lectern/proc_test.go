@@ -165,7 +165,7 @@ func startServer(t *testing.T, data string) *server {
 	select {
 	case a := <-addr:
 		return &server{cmd: cmd, addr: a}
-	case <-time.After(30 * time.Second):
+	case <-time.After(slowBound):
 		t.Fatal("the server did not start")
 	}
 	return nil
@@ -255,7 +255,7 @@ func tempFiles(t *testing.T, data string) []string {
 // a reason) and answers them.
 func (s *server) settled(t *testing.T) []listedIssue {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(slowBound)
 	for {
 		list := s.issues(t)
 		busy := false
@@ -266,7 +266,7 @@ func (s *server) settled(t *testing.T) []listedIssue {
 			return list
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("issues still processing a minute after restart: %+v", list)
+			t.Fatalf("issues still processing %s after restart: %+v", slowBound, list)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -287,7 +287,7 @@ func TestKilledUploadLeavesNothingStuck(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(slowBound)
 	for len(tempFiles(t, data)) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the upload never reached the blob store")

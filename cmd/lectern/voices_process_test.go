@@ -17,7 +17,7 @@ import (
 
 // TestTwoServeProcessesShareOneVoiceLibrary starts lectern twice,
 // with their own data folders and instance names and one LECTERN_VOICES
-// file, and shows each sees the other's changes within a second.
+// file, and shows each sees the other's changes as soon as they are made.
 func TestTwoServeProcessesShareOneVoiceLibrary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two lectern processes")
@@ -36,7 +36,7 @@ func TestTwoServeProcessesShareOneVoiceLibrary(t *testing.T) {
 
 // TestAnInstanceUsesAnotherInstancesVoiceLibraryByURL starts a with its own
 // library file and b with LECTERN_VOICES set to a's base URL: each sees the
-// other's changes within a second, as two instances sharing the file do.
+// other's changes as soon as they are made, as two instances sharing the file do.
 // A third whose library URL answers nothing says so, naming the URL, at once.
 func TestAnInstanceUsesAnotherInstancesVoiceLibraryByURL(t *testing.T) {
 	if testing.Short() {
@@ -76,7 +76,7 @@ func TestAnInstanceUsesAnotherInstancesVoiceLibraryByURL(t *testing.T) {
 
 // seeEachOthersChanges shows that instances a and b use one library: a
 // voice added in a, edited in b and deleted in a is seen by the other
-// within a second, and an edit of a version the other moved on is refused.
+// as soon as it is answered, and an edit of a version the other moved on is refused.
 func seeEachOthersChanges(t *testing.T, a, b string) {
 	t.Helper()
 	// Both imported espeak-ng's voices at start, into one library: each
@@ -89,15 +89,15 @@ func seeEachOthersChanges(t *testing.T, a, b string) {
 	}
 
 	send(t, "PUT", a+"/api/voices/shared-narrator", `{"name":"Shared Narrator","engine":"kokoro","engine_voice":"af_heart","tags":["calm"]}`, 201)
-	visibleWithin(t, "a voice added in a", func() bool {
+	visibleAtOnce(t, "a voice added in a", func() bool {
 		return status(t, b+"/api/voices/shared-narrator") == 200 && total(t, b+"/api/voices?q=shared+narrator") == 1
 	})
 	send(t, "PUT", b+"/api/voices/shared-narrator", `{"name":"Shared Narrator","engine":"kokoro","engine_voice":"af_heart","tags":["gruff"],"version":1}`, 200)
-	visibleWithin(t, "b's edit", func() bool { return total(t, a+"/api/voices?q=gruff") == 1 })
+	visibleAtOnce(t, "b's edit", func() bool { return total(t, a+"/api/voices?q=gruff") == 1 })
 	// a's view is version 1; b's edit moved it on, so a stale edit is refused.
 	send(t, "PUT", a+"/api/voices/shared-narrator", `{"name":"Lost update","engine":"kokoro","engine_voice":"af_heart","version":1}`, 409)
 	send(t, "DELETE", a+"/api/voices/shared-narrator", "", 204)
-	visibleWithin(t, "a's delete", func() bool { return status(t, b+"/api/voices/shared-narrator") == 404 })
+	visibleAtOnce(t, "a's delete", func() bool { return status(t, b+"/api/voices/shared-narrator") == 404 })
 }
 
 // startBinary runs `lectern serve` on a free loopback port with library as
@@ -147,23 +147,21 @@ func startBinary(t *testing.T, bin, library, instance string) string {
 			t.Fatalf("instance %s exited before serving", instance)
 		}
 		return base
-	case <-time.After(60 * time.Second):
+	case <-time.After(slowBound):
 		t.Fatalf("instance %s never logged its address", instance)
 	}
 	return ""
 }
 
-// visibleWithin polls until seen holds, failing if that takes 1 s or more.
-func visibleWithin(t *testing.T, what string, seen func() bool) {
+// visibleAtOnce fails unless seen holds at the first look, made after the
+// change was answered: the library has no cache, so the other process sees
+// a change as soon as it is made. (A bound in seconds would measure the
+// machine: a loaded one takes more than a second for a few requests.)
+func visibleAtOnce(t *testing.T, what string, seen func() bool) {
 	t.Helper()
-	start := time.Now()
-	for !seen() {
-		if time.Since(start) >= time.Second {
-			t.Fatalf("%s was not visible in the other process within 1 s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !seen() {
+		t.Fatalf("%s was not visible in the other process once it was answered", what)
 	}
-	t.Logf("%s visible after %v", what, time.Since(start).Round(time.Millisecond))
 }
 
 func send(t *testing.T, method, url, body string, want int) {

@@ -47,14 +47,40 @@ export async function startServer(env = {}) {
   });
   const base = `http://127.0.0.1:${port}`;
   const headers = env.LECTERN_TOKEN ? { Authorization: `Bearer ${env.LECTERN_TOKEN}` } : {};
-  for (let i = 0; i < 100; i++) {
+  await waitUntil('lectern answers /api/health', async () => {
     if (proc.exitCode !== null) throw new Error(`lectern exited ${proc.exitCode}:\n${log}`);
-    try {
-      if ((await fetch(`${base}/api/health`, { headers })).ok) return { base, log: () => log };
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
+    return fetch(`${base}/api/health`, { headers }).then((r) => r.ok, () => false);
+  }, Boolean, { timeout: SLOW, every: 100, detail: () => log });
+  return { base, log: () => log };
+}
+
+/**
+ * The bound of a wait for background work (a job, a render, a server
+ * starting): long enough for a 2-core machine shared by many test runs, as it
+ * only bounds a failure; a wait that succeeds returns as soon as its state holds.
+ */
+export const SLOW = 120000;
+
+/**
+ * Asks probe() until ok(its answer) holds and returns that answer: a wait for
+ * a state, never for a time. After timeout ms (a bound for failure, measured
+ * on the clock, not in tries) it fails with what and the last answer seen.
+ */
+export async function waitUntil(what, probe, ok = Boolean, { timeout = SLOW, every = 200, detail = () => '' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const got = await probe();
+    if (ok(got)) return got;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting until ${what}; last: ${JSON.stringify(got)?.slice(0, 2000)}\n${detail()}`);
+    await new Promise((r) => setTimeout(r, every));
   }
-  throw new Error(`lectern did not become healthy:\n${log}`);
+}
+
+/** A promise and its resolve: a stand-in holds an answer until the test has seen the busy state. */
+export function held() {
+  let release;
+  const promise = new Promise((r) => (release = r));
+  return { promise, release };
 }
 
 export function check(cond, what) {
@@ -118,11 +144,8 @@ export async function ingest(base, name, pdf) {
   const text = await res.text();
   check(res.status === 202, `upload answered ${res.status}: ${text}`);
   const issue = JSON.parse(text);
-  let status = issue.status;
-  for (let i = 0; i < 150 && status !== 'ready' && status !== 'failed'; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    status = (await getJSON(`${base}/api/magazine/${issue.id}`)).status;
-  }
+  const { status } = await waitUntil(`issue ${issue.id} is ingested`, () => getJSON(`${base}/api/magazine/${issue.id}`),
+    (is) => is.status === 'ready' || is.status === 'failed');
   check(status === 'ready', `issue ${issue.id} ended ${status}, want ready`);
   return issue;
 }

@@ -47,9 +47,10 @@ pids+=($!)
 stateless_port=$(free_port)
 LECTERN_TOKEN="$token" "$bin" mcp --http "127.0.0.1:$stateless_port" --stateless --api "$api" > "$state/mcp-stateless.log" 2>&1 &
 pids+=($!)
-wait_http "$api/api/health" 30 "${pids[0]}"
-wait_http "http://127.0.0.1:$mcp_port/mcp" 30 "${pids[1]}"
-wait_http "http://127.0.0.1:$stateless_port/mcp" 30 "${pids[2]}"
+# 2 min each: a bound for a loaded machine, not the wait.
+wait_http "$api/api/health" 120 "${pids[0]}"
+wait_http "http://127.0.0.1:$mcp_port/mcp" 120 "${pids[1]}"
+wait_http "http://127.0.0.1:$stateless_port/mcp" 120 "${pids[2]}"
 
 # conformance NAME PORT BASELINE runs the suite against one server.
 conformance() {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/lectern/lectern/shared/audiobook"
 	"github.com/lectern/lectern/shared/jobs"
@@ -114,11 +113,7 @@ func TestAudiobookStartsAreAtomic(t *testing.T) {
 	}
 	// Classic casts ask the LLM whatever the rules found.
 	busy := []string{c.startJob("/api/attribute-spans", `{"book_id":"`+ids[0]+`","mode":"classic"}`), c.startJob("/api/attribute-spans", `{"book_id":"`+ids[1]+`","mode":"classic"}`)}
-	for deadline := time.Now().Add(30 * time.Second); len(llm.calls()) < 2; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the two casts never reached the LLM")
-		}
-	}
+	waitUntil(t, "the two casts reach the LLM", func() bool { return len(llm.calls()) >= 2 })
 	id := ids[2]
 
 	castJob := acceptedOnce(t, "simultaneous casts", c.postAtOnce(8, "/api/attribute-spans", `{"book_id":"`+id+`"}`))

@@ -151,7 +151,7 @@ func (c *apiClient) startJob(path, body string) string {
 func (c *apiClient) waitJob(id string) jobsapi.View {
 	c.t.Helper()
 	var v jobsapi.View
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(slowBound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		v = decode[jobsapi.View](c.t, c.get("/api/jobs/"+id))
 		if v.Status.Final() {
 			return v
@@ -415,11 +415,10 @@ func TestFigureDescriptionsOverHTTP(t *testing.T) {
 		release := primary.holdCalls()
 		job := c.startJob(doc+"/describe", `{"redo":true}`)
 		var seen jobsapi.View
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-			if seen = decode[jobsapi.View](t, c.get("/api/jobs/"+job)); seen.Message != "" {
-				break
-			}
-		}
+		waitUntil(t, "the describe-all job reports its progress", func() bool {
+			seen = decode[jobsapi.View](t, c.get("/api/jobs/"+job))
+			return seen.Message != ""
+		})
 		release()
 		if seen.Status != jobs.StatusRunning || !strings.Contains(seen.Message, "1 of 3") || seen.Progress != 0 {
 			t.Errorf("while the first picture is described the job shows %+v, want running, 1 of 3", seen)
@@ -461,8 +460,8 @@ func TestFigureDescriptionsOverHTTP(t *testing.T) {
 		release := primary.holdCalls()
 		calls := primary.calls()
 		job := c.startJob(doc+"/images/"+imageID(3, pics[3])+"/describe", "")
-		for deadline := time.Now().Add(10 * time.Second); primary.calls() == calls && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		}
+		// The edits are made while the engine describes the picture: once it has been asked.
+		waitUntil(t, "the job asks the vision engine", func() bool { return primary.calls() > calls })
 		// Another region of the page, and the picture's own description.
 		status, _, b := c.do(http.MethodPatch, fmt.Sprintf("%s/pages/3/regions/%s", doc, regionByText(t, c.page(id, 3), "The Lighthouse").ID), []byte(`{"text":"The Lighthouse Keepers!"}`))
 		if status != http.StatusOK {
@@ -483,8 +482,8 @@ func TestFigureDescriptionsOverHTTP(t *testing.T) {
 		release = primary.holdCalls()
 		calls = primary.calls()
 		job = c.startJob(doc+"/images/"+imageID(3, pics[3])+"/describe", "")
-		for deadline := time.Now().Add(10 * time.Second); primary.calls() == calls && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		}
+		// The edits are made while the engine describes the picture: once it has been asked.
+		waitUntil(t, "the job asks the vision engine", func() bool { return primary.calls() > calls })
 		status, _, b = c.do(http.MethodPatch, fmt.Sprintf("%s/pages/3/regions/%s", doc, regionByText(t, c.page(id, 3), "The Lighthouse").ID), []byte(`{"text":"The Lighthouse Keepers"}`))
 		if status != http.StatusOK {
 			t.Fatalf("text edit: %d %s", status, b)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -39,7 +40,14 @@ func TestAClientThatLeavesMidBodyIsNotAnInternalError(t *testing.T) {
 	addr := srv.Listener.Addr().String()
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	local := openTestLocal(t, "http://"+addr, 1)
-	srv.Config.Handler = LocalHandler("0.0.0", "", log, SiteParts{Blobs: local.BlobHandler, Static: fstest.MapFS{}}, local.Operations()...)
+	handler := LocalHandler("0.0.0", "", log, SiteParts{Blobs: local.BlobHandler, Static: fstest.MapFS{}}, local.Operations()...)
+	// Says when a handler first reads its request's body: the client leaves
+	// then, mid-body, however slowly the server got there.
+	reading := make(chan struct{}, 1)
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = &firstRead{ReadCloser: r.Body, seen: reading}
+		handler.ServeHTTP(w, r)
+	})
 	srv.Start()
 	defer srv.Close()
 
@@ -55,12 +63,13 @@ func TestAClientThatLeavesMidBodyIsNotAnInternalError(t *testing.T) {
 				t.Fatal(err)
 			}
 			io.WriteString(conn, tc.head+"Host: "+addr+"\r\n\r\n"+tc.body)
-			time.Sleep(100 * time.Millisecond) // the server is reading the body
-			conn.Close()
-			deadline := time.Now().Add(10 * time.Second)
-			for strings.Count(logs.String(), "msg=request") == before && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
+			select {
+			case <-reading: // the server is reading the body
+			case <-time.After(slowBound):
+				t.Fatal("the server never read the body")
 			}
+			conn.Close()
+			waitUntil(t, "the request is logged", func() bool { return strings.Count(logs.String(), "msg=request") > before })
 			lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
 			last := lines[len(lines)-1]
 			if !strings.Contains(last, "status=499") || strings.Contains(logs.String(), "internal error") {
@@ -68,4 +77,21 @@ func TestAClientThatLeavesMidBodyIsNotAnInternalError(t *testing.T) {
 			}
 		})
 	}
+}
+
+// firstRead is a request body that says on seen when it is first read.
+type firstRead struct {
+	io.ReadCloser
+	seen chan<- struct{}
+	once sync.Once
+}
+
+func (b *firstRead) Read(p []byte) (int, error) {
+	b.once.Do(func() {
+		select {
+		case b.seen <- struct{}{}:
+		default: // one said so already and is not yet heard
+		}
+	})
+	return b.ReadCloser.Read(p)
 }

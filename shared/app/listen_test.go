@@ -67,7 +67,7 @@ func (c *apiClient) startRender(path, body string) render.Status {
 func (c *apiClient) waitRender(id string) render.Status {
 	c.t.Helper()
 	var st render.Status
-	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(slowBound); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		st = decode[render.Status](c.t, c.get("/api/speech/renders/"+id))
 		if st.Status.Final() {
 			break
@@ -553,9 +553,8 @@ func TestPodcastOverHTTP(t *testing.T) {
 		llm.answers(func(int) string { return groundedScript })
 		release := llm.holdCalls()
 		job := c.startJob(path, "{"+hosts+"}")
-		for deadline := time.Now().Add(10 * time.Second); len(llm.calls()) == 0 && time.Now().Before(deadline); {
-			time.Sleep(10 * time.Millisecond)
-		}
+		// The edit is made while the script is written: once the LLM has been asked.
+		waitUntil(t, "the job asks the LLM", func() bool { return len(llm.calls()) > 0 })
 		_, etag := record()
 		edit := `{"turns":[{"host":1,"text":"Welcome to Harbour Reborn."},{"host":0,"text":"Goodbye."}]}`
 		status, _, b := c.do(http.MethodPut, path, []byte(edit), "If-Match", etag)

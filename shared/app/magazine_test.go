@@ -78,7 +78,7 @@ func (c *apiClient) waitReady(id string) magazineapi.IssueView {
 	etag := ""
 	var view magazineapi.IssueView
 	unchanged := 0
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(slowBound); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		status, h, b := c.do(http.MethodGet, "/api/magazine/"+id, nil, "If-None-Match", etag)
 		switch status {
 		case http.StatusNotModified:

@@ -25,7 +25,7 @@ In the evening the sky cleared. The boats went out again at midnight.`
 // listed or the render ends.
 func pollChunks(t *testing.T, c *apiClient, id string, from int) render.ChunkList {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(slowBound)
 	for {
 		status, _, b := c.do("GET", fmt.Sprintf("/api/speech/renders/%s/chunks?from=%d", id, from), nil)
 		if status != http.StatusOK {

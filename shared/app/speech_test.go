@@ -59,7 +59,7 @@ func TestSpeechRenderOverHTTP(t *testing.T) {
 			t.Fatalf("POST answered %d: %s", status, b)
 		}
 		st := decode[render.Status](t, b)
-		deadline := time.Now().Add(60 * time.Second)
+		deadline := time.Now().Add(slowBound)
 		for !st.Status.Final() && time.Now().Before(deadline) {
 			time.Sleep(100 * time.Millisecond)
 			_, _, b = c.do("GET", "/api/speech/renders/"+st.ID, nil)

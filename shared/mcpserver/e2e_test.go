@@ -575,7 +575,7 @@ func driveAudiobook(t *testing.T, s *session, call func(string, map[string]any) 
 // character through the image engine card on the stand-in.
 func driveCharacters(t *testing.T, call func(string, map[string]any) string, base, setID string) {
 	t.Helper()
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		sets := jsonOf[Page[characterSet]](t, call("lectern_list_character_sets", map[string]any{"response_format": "json"}))
 		if sets.Total != 1 || sets.Items[0].ID != setID {
 			t.Fatalf("character sets = %+v", sets)

@@ -125,11 +125,12 @@ func (s *session) progressFor(token string) []*mcp.ProgressNotificationParams {
 	return out
 }
 
-// waitProgress waits up to 5 s for a progress notification of token to
-// reach fraction, and answers all of its notifications.
+// waitProgress waits for a progress notification of token to reach
+// fraction (up to 2 minutes, a failure bound for a loaded machine), and
+// answers all of its notifications.
 func (s *session) waitProgress(token string, fraction float64) []*mcp.ProgressNotificationParams {
 	s.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		got := s.progressFor(token)
 		for _, p := range got {

@@ -71,7 +71,7 @@ export default async function ({ server, browser }) {
       return route.abort();
     });
     await page.goto(`${server.base}/`);
-    await page.locator('#load-failure').waitFor({ timeout: 10000 });
+    await page.locator('#load-failure').waitFor();
     check(attempts === 3, `3 attempts made (got ${attempts})`);
     await page.close();
   });

@@ -1,5 +1,5 @@
 // e2e: Magazine upload and ingest.
-import { check, checkNoSecrets, cleanups, createHTTPServer, freePort, getJSON, ingest, recordBodies, samplePDF, startServer, test, version } from '../harness.mjs';
+import { check, checkNoSecrets, cleanups, createHTTPServer, freePort, getJSON, ingest, recordBodies, samplePDF, SLOW, startServer, test, version } from '../harness.mjs';
 
 /** Runs this file's tests against server (a running lectern) in browser. */
 export default async function ({ server, browser }) {
@@ -9,7 +9,7 @@ export default async function ({ server, browser }) {
     await page.getByText('No issues yet').waitFor();
     await page.setInputFiles('#pdf', { name: 'harbour.pdf', mimeType: 'application/pdf', buffer: samplePDF() });
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByTestId('ingest-status').filter({ hasText: 'Ready' }).waitFor({ timeout: 30000 });
+    await page.getByTestId('ingest-status').filter({ hasText: 'Ready' }).waitFor({ timeout: SLOW });
     check((await page.getByTestId('ingest-status').innerText()).includes('3 of 3 pages'), 'all three pages done');
     const image = page.getByTestId('live-image');
     await image.waitFor();

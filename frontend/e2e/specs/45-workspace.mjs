@@ -3,7 +3,7 @@
 // operation has a button, articles by title and pages, zoom and pan, a laptop
 // and a phone.
 import { join } from 'node:path';
-import { artifacts, check, getJSON, ingest, samplePDF, test } from '../harness.mjs';
+import { artifacts, check, getJSON, held, ingest, samplePDF, test } from '../harness.mjs';
 
 const LAPTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -26,14 +26,27 @@ export default async function ({ server, browser }) {
     return { context, page };
   };
   const status = (page, text) => page.getByTestId('review-status').filter({ hasText: text }).waitFor();
+  // Waits until an element's box is the same in two animation frames in a
+  // row: the page is fitted from measured sizes (ResizeObserver), which land
+  // a frame after the page is drawn.
+  const settled = (page, selector) => page.waitForFunction((sel) => {
+    const box = document.querySelector(sel) && JSON.stringify(document.querySelector(sel).getBoundingClientRect());
+    const same = box !== null && box === window.__lastBox;
+    window.__lastBox = box;
+    return same;
+  }, selector, { polling: 'raf' });
 
   await test('workspace: typing goes into the field the user clicked, a reload keeps drafts, Tab leaves an edited field', async () => {
     const a = await regionOf(1, 'Left column 1');
     const b = await regionOf(1, 'Right column 1');
     const { context, page } = await open(1);
-    // A slow save: the user is typing in B while A's save and the redraw happen.
+    // A slow save: the user is typing in B while A's save and the redraw
+    // happen. A's save is held until B has been typed into, whatever the
+    // machine's speed, and the rest of B is typed while it lands.
+    const saveA = held();
+    const patchOf = (id) => (r) => r.request().method() === 'PATCH' && new URL(r.url()).pathname === `/api/magazine/${issue.id}/pages/1/regions/${id}`;
     await page.route((u) => u.pathname === `/api/magazine/${issue.id}/pages/1/regions/${a.id}`, async (route) => {
-      await new Promise((r) => setTimeout(r, 400));
+      await saveA.promise;
       await route.continue();
     });
     const fieldA = page.locator(`#edit-${a.id}`);
@@ -41,18 +54,25 @@ export default async function ({ server, browser }) {
     await fieldA.click();
     await fieldA.press('Control+End');
     await fieldA.pressSequentially(' alpha');
+    const savedA = page.waitForResponse(patchOf(a.id));
     await fieldB.click();
     await fieldB.press('Control+End');
     check((await page.locator(`svg.overlay rect[data-id="${b.id}"].focused`).count()) === 1, 'the focused field highlights its box');
-    await fieldB.pressSequentially(' beta', { delay: 150 }); // spans A's save and the redraw
+    await page.getByTestId('review-busy').waitFor(); // A's save has begun
+    await fieldB.pressSequentially(' be', { delay: 50 });
+    saveA.release();
+    await fieldB.pressSequentially('ta', { delay: 150 }); // while A's save lands and the page is redrawn
+    await savedA;
     await status(page, 'Text saved.');
     check((await page.evaluate(() => document.activeElement?.id)) === `edit-${b.id}`, 'focus stayed in B after A was saved');
     check((await fieldB.inputValue()).endsWith(' beta'), `B's draft survived the reload: ${await fieldB.inputValue()}`);
-    // Tab out of B: focus lands on the next control, and stays there after the save.
+    // Tab out of B: focus lands on the next control, and stays there after
+    // B's save (its answer, then the redraw: the busy note goes after both).
+    const savedB = page.waitForResponse(patchOf(b.id));
     await fieldB.press('Tab');
+    await savedB;
     await page.waitForFunction((id) => !document.querySelector('[data-testid="review-busy"]') && document.activeElement?.id !== `edit-${id}`, b.id);
     await page.getByTestId('review-status').filter({ hasText: 'Text saved.' }).waitFor();
-    await page.waitForTimeout(300);
     const after = await page.evaluate(() => ({ id: document.activeElement?.id, cls: document.activeElement?.className, tag: document.activeElement?.tagName }));
     check(after.id !== `edit-${b.id}` && after.tag !== 'BODY', `Tab left the edited field for the next control: ${JSON.stringify(after)}`);
     const [sa, sb] = [await regionOf(1, 'Left column 1'), await regionOf(1, 'Right column 1')];
@@ -86,7 +106,9 @@ export default async function ({ server, browser }) {
     check((await page.locator('li[data-region]').count()) === 0, 'no rows of another page are shown');
     check(!(await page.getByRole('button', { name: /^Delete/ }).isVisible()), 'no Delete button while the page is not shown');
     for (const key of ['Delete', 'm', 'i', 't']) await page.keyboard.press(key);
-    await page.waitForTimeout(300);
+    // A request the page sends after the keys were handled: an edit they
+    // caused would have been sent before it (no wait for a time).
+    await page.evaluate(() => fetch('/api/health?after-keys').catch(() => {}));
     check(edits.length === 0, `no edit was sent: ${edits}`);
     check((await api('/pages/2')).regions.some((r) => r.id === h1.id && r.kind === sameId.kind), "page 2's region is untouched");
     offline = false;
@@ -130,13 +152,16 @@ export default async function ({ server, browser }) {
     await err.locator('summary').click();
     check((await err.locator('details').innerText()).includes('HTTP 404'), `details show the problem: ${await err.innerText()}`);
 
+    // The clean-up's answer is held until its busy state has been seen.
+    const cleanup = held();
     await page.route((u) => u.pathname.endsWith('/pages/2/cleanup'), async (route) => {
-      await new Promise((r) => setTimeout(r, 500));
+      await cleanup.promise;
       await route.continue();
     });
     await page.getByRole('button', { name: 'Clean up boxes' }).click();
     await page.getByTestId('review-busy').filter({ hasText: 'Cleaning up boxes…' }).waitFor();
     check((await page.getByRole('button', { name: 'Clean up boxes' }).getAttribute('aria-busy')) === 'true', 'the button says it is busy');
+    cleanup.release();
     await page.getByTestId('review-status').filter({ hasText: /^(Cleaned up \d+ box|Clean up: nothing to change)/ }).waitFor();
     check(!(await err.isVisible()), 'the earlier error is gone');
     await page.getByRole('button', { name: 'Restore layout backup' }).click();
@@ -150,20 +175,22 @@ export default async function ({ server, browser }) {
     check(JSON.stringify((await api('/pages/1')).order) === JSON.stringify([...p1.order].reverse()), 'the hand order of page 1 stands');
 
     // Refinement runs as a job: its page n of m shows while it runs (the
-    // first status read is held so it is seen), then what changed.
-    let held = false;
+    // first status read says page 2 of 4, and the next is held until that
+    // has been seen), then what changed.
+    let reads = 0;
+    const seen = held();
     await page.route((u) => u.pathname.startsWith('/api/jobs/'), async (route) => {
-      const res = await route.fetch();
-      const job = await res.json();
-      if (!held) {
-        held = true;
-        await route.fulfill({ response: res, json: { ...job, status: 'running', progress: 0.5, message: 'refining page 2 of 4' } });
+      if (reads++ === 0) {
+        const res = await route.fetch();
+        await route.fulfill({ response: res, json: { ...(await res.json()), status: 'running', progress: 0.5, message: 'refining page 2 of 4' } });
         return;
       }
-      await route.fulfill({ response: res, json: job });
+      await seen.promise;
+      await route.continue();
     });
     await page.getByRole('button', { name: 'Refine figures (issue)' }).click();
     await page.getByTestId('review-busy').filter({ hasText: 'Refining figures: page 2 of 4…' }).waitFor();
+    seen.release();
     await page.getByTestId('review-status').filter({ hasText: /^Figures refined: \d+ page\(s\) changed( \([\d, ]+\))?\.$/ }).waitFor();
     // A failed job says why.
     await page.unroute((u) => u.pathname.startsWith('/api/jobs/'));
@@ -237,7 +264,7 @@ export default async function ({ server, browser }) {
     const toolbar = page.getByRole('toolbar', { name: 'Review tools' });
     const image = page.getByRole('img', { name: 'Page 1' });
     await image.waitFor();
-    await page.waitForTimeout(200);
+    await settled(page, '[data-testid=stage]');
     check(inView(await toolbar.boundingBox()), `toolbar in view: ${JSON.stringify(await toolbar.boundingBox())}`);
     check(inView(await image.boundingBox()), `page image in view: ${JSON.stringify(await image.boundingBox())}`);
     await page.screenshot({ path: join(artifacts, 'workspace-1440x900.png') });
@@ -257,7 +284,7 @@ export default async function ({ server, browser }) {
     const list = page.getByRole('list', { name: 'Regions in reading order' });
     await page.locator(`svg.overlay rect[data-id="${last}"]`).click();
     const row = page.locator(`li[data-region="${last}"]`);
-    await page.waitForTimeout(200);
+    await settled(page, `li[data-region="${last}"]`);
     const [lb, rb] = [await list.boundingBox(), await row.boundingBox()];
     check(rb.y >= lb.y - 1 && rb.y + Math.min(rb.height, 40) <= lb.y + lb.height + 1, `the selected row is in the list's view: row ${JSON.stringify(rb)}, list ${JSON.stringify(lb)}`);
     const bg = await row.evaluate((el) => getComputedStyle(el).backgroundColor);

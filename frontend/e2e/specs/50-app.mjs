@@ -1,7 +1,7 @@
 // e2e: the app around the review page: the connection banner, uploads that
 // outlive navigation, the live issue list, issue and article management, and
 // engine card management.
-import { check, getJSON, ingest, samplePDF, startServer, test } from '../harness.mjs';
+import { check, getJSON, ingest, samplePDF, SLOW, startServer, test } from '../harness.mjs';
 
 /** Runs this file's tests against server (a running lectern) in browser. */
 export default async function ({ browser }) {
@@ -30,8 +30,10 @@ export default async function ({ browser }) {
     check((await details.innerText()).includes('no answer from the server'), 'the details say what happened');
 
     await page.unroute('**/api/**');
-    // No click: the banner's own retry finds the server and the list loads.
-    await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 20000 });
+    // No click: the banner's own retry finds the server and the list loads
+    // (its probes back off up to 15 s apart: how many were made depends on
+    // the machine's speed).
+    await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: 60000 });
     await page.getByText('No engine cards yet').waitFor();
     check((await page.getByTestId('engines-error').count()) === 0, 'the error goes once the list loads');
     await context.close();
@@ -57,14 +59,15 @@ export default async function ({ browser }) {
     release();
     await page.getByRole('link', { name: 'Magazine' }).click();
     // Back on the section: the same upload, now ingesting, then ready.
-    await page.getByRole('region', { name: 'Ingest progress' }).getByText('Open the issue →').waitFor({ timeout: 30000 });
+    await page.getByRole('region', { name: 'Ingest progress' }).getByText('Open the issue →').waitFor({ timeout: SLOW });
     const row = page.locator('.issue-list li', { hasText: 'travel' });
     await row.getByTestId('issue-status').filter({ hasText: 'ready' }).waitFor();
     check((await page.getByTestId('header-upload').count()) === 0, 'the header indicator goes when the upload is done');
 
-    // An issue ingested elsewhere (here: the API) appears without a reload.
+    // An issue ingested elsewhere (here: the API) appears without a reload
+    // (the list asks every 5 s when nothing is being ingested).
     const other = await ingest(server.base, 'elsewhere.pdf', samplePDF());
-    await page.locator(`.issue-list li[data-issue="${other.id}"]`).getByTestId('issue-status').filter({ hasText: 'ready' }).waitFor({ timeout: 15000 });
+    await page.locator(`.issue-list li[data-issue="${other.id}"]`).getByTestId('issue-status').filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
     await context.close();
   });
 

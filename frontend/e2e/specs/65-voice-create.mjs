@@ -1,7 +1,7 @@
 // e2e: making voices and hearing them. Clone on a fake Chatterbox TTS API
 // server (127.0.0.1), design with espeak-ng offline, and Listen: the speech
 // renderer reads a two-chapter text and the player follows it.
-import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, test, toneWAV } from '../harness.mjs';
+import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, held, SLOW, test, toneWAV } from '../harness.mjs';
 
 /** The parts of a multipart/form-data body: name → { filename, type, data }. */
 function multipart(body, contentType) {
@@ -25,9 +25,14 @@ function multipart(body, contentType) {
   return parts;
 }
 
-/** A Chatterbox TTS API server: POST /v1/voices keeps an upload, POST /v1/audio/speech answers a WAV. */
+/**
+ * A Chatterbox TTS API server: POST /v1/voices keeps an upload, POST
+ * /v1/audio/speech answers a WAV. An upload's answer waits for cloning.release()
+ * ("cloning" lasts until the test has seen the page say so).
+ */
 async function fakeChatterbox() {
   const seen = { uploads: [], speech: [] };
+  const cloning = held();
   const port = await freePort();
   const server = createHTTPServer((req, res) => {
     const chunks = [];
@@ -38,8 +43,7 @@ async function fakeChatterbox() {
         const parts = multipart(body, req.headers['content-type'] ?? '');
         const name = parts.voice_name?.data.toString();
         seen.uploads.push({ name, file: parts.voice_file?.data, filename: parts.voice_file?.filename });
-        // A moment of "cloning", for the page to show it.
-        setTimeout(() => res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Voice uploaded', voice: { name } })), 500);
+        cloning.promise.then(() => res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Voice uploaded', voice: { name } })));
       } else if (req.method === 'GET' && req.url === '/v1/models') {
         res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"object":"list","data":[{"id":"chatterbox"},{"id":"chatterbox-turbo"}]}');
       } else if (req.method === 'POST' && req.url === '/v1/audio/speech') {
@@ -52,7 +56,7 @@ async function fakeChatterbox() {
   });
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
   cleanups.push(() => server.close());
-  return { base: `http://127.0.0.1:${port}/v1`, seen };
+  return { base: `http://127.0.0.1:${port}/v1`, seen, cloning };
 }
 
 /** Opens the Voices section's Clone or Design form (a second press would close it). */
@@ -111,10 +115,11 @@ export default async function ({ server, browser }) {
     await form.getByLabel('Consent given by').fill('Ann herself');
     check(await clone.isEnabled(), 'Clone is enabled with a file, a name and consent');
     await clone.click();
-    await form.getByTestId('clone-status').filter({ hasText: 'Cloning on cbox…' }).waitFor({ timeout: 5000 });
+    await form.getByTestId('clone-status').filter({ hasText: 'Cloning on cbox…' }).waitFor();
     check(await clone.isDisabled(), 'Clone is disabled while it runs');
+    engine.cloning.release();
     const created = form.getByTestId('clone-created');
-    await created.waitFor({ timeout: 15000 });
+    await created.waitFor({ timeout: 60000 });
     check((await created.innerText()).includes('Ann Reader') && (await created.innerText()).includes('source Clone'), `the new voice is shown: ${await created.innerText()}`);
     check(engine.seen.uploads.length === 1, `one upload reached the engine (${engine.seen.uploads.length})`);
     const up = engine.seen.uploads[0];
@@ -123,7 +128,7 @@ export default async function ({ server, browser }) {
 
     // Its preview speaks through the card: the voice name the engine took.
     await created.getByRole('button', { name: 'Preview' }).click();
-    await created.getByRole('region', { name: 'Preview of Ann Reader' }).waitFor({ timeout: 15000 });
+    await created.getByRole('region', { name: 'Preview of Ann Reader' }).waitFor({ timeout: 60000 });
     check(engine.seen.speech.at(-1)?.voice === up.name, `the preview speaks in the uploaded voice: ${JSON.stringify(engine.seen.speech.at(-1))}`);
 
     // The list shows it: searched for, as a clone on the card; the library has one more voice.
@@ -140,7 +145,7 @@ export default async function ({ server, browser }) {
     await form.getByLabel('Recording (5–60 s)').setInputFiles({ name: 'short.wav', mimeType: 'audio/wav', buffer: toneWAV(3) });
     await form.getByRole('checkbox').check();
     await clone.click();
-    const problem = await form.getByTestId('clone-error').innerText({ timeout: 10000 });
+    const problem = await form.getByTestId('clone-error').innerText({ timeout: 60000 });
     check(problem.includes('3.0 s') && problem.includes('5-60 s'), `the duration problem is shown: ${problem}`);
     await page.screenshot({ path: `${artifacts}/65-clone.png`, fullPage: true });
     check(engine.seen.uploads.length === 1, 'a refused recording never reaches the engine');
@@ -159,14 +164,14 @@ export default async function ({ server, browser }) {
     await description.fill('warm older woman, Scottish, slow');
     await form.getByRole('button', { name: 'Design voices' }).click();
     const candidates = page.getByRole('list', { name: 'Candidates' }).locator(':scope > li');
-    await candidates.first().waitFor({ timeout: 20000 });
+    await candidates.first().waitFor({ timeout: SLOW });
     check((await candidates.count()) === 3, `3 candidates (${await candidates.count()})`);
     const summary = await candidates.first().getByTestId('candidate-summary').innerText();
     check(summary.includes('Scottish') && summary.includes('female'), `the summary reads the description: ${summary}`);
 
     // The first sample plays for real (at 3×, to its end).
     const played = await candidates.first().getByTestId('candidate-audio').evaluate((a) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`not ended: t=${a.currentTime} of ${a.duration}, paused=${a.paused}`)), 15000);
+      const timer = setTimeout(() => reject(new Error(`not ended: t=${a.currentTime} of ${a.duration}, paused=${a.paused}`)), 60000);
       a.addEventListener('ended', () => (clearTimeout(timer), resolve({ duration: a.duration, t: a.currentTime })), { once: true });
       a.addEventListener('error', () => (clearTimeout(timer), reject(new Error(`audio error ${a.error?.code}`))), { once: true });
       a.playbackRate = 3;
@@ -182,7 +187,7 @@ export default async function ({ server, browser }) {
     check(await save.getByRole('button', { name: 'Save voice' }).isDisabled(), 'a name is required');
     await save.getByLabel('Voice name').fill('Morag');
     await save.getByRole('button', { name: 'Save voice' }).click();
-    await page.getByTestId('design-saved').filter({ hasText: 'Morag' }).waitFor({ timeout: 10000 });
+    await page.getByTestId('design-saved').filter({ hasText: 'Morag' }).waitFor({ timeout: 60000 });
     await page.screenshot({ path: `${artifacts}/65-design.png`, fullPage: true });
     const morag = page.getByRole('listitem', { name: 'Voice Morag' });
     await morag.waitFor();
@@ -194,9 +199,11 @@ export default async function ({ server, browser }) {
   await test('voices: Listen renders two chapters with espeak-ng; the player jumps to chapter Two and highlights its sentence', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
+    // The render's status answers in the order they came; each body is read
+    // before it is looked at (a handler that awaited it could push it late).
     const statuses = [];
-    page.on('response', async (r) => {
-      if (/\/api\/speech\/renders(\/[^/]+)?$/.test(new URL(r.url()).pathname)) statuses.push(await r.json().catch(() => null));
+    page.on('response', (r) => {
+      if (/\/api\/speech\/renders(\/[^/]+)?$/.test(new URL(r.url()).pathname)) statuses.push(r.json().catch(() => null));
     });
     await page.goto(`${server.base}/#/voices/?q=america&language=en`);
     const card = page.getByRole('listitem', { name: 'Voice English (America)' });
@@ -205,14 +212,14 @@ export default async function ({ server, browser }) {
     await card.getByText('2 chapters').waitFor();
     await card.getByRole('button', { name: 'Read it' }).click();
     const player = card.getByRole('region', { name: 'English (America) reading' });
-    await player.waitFor({ timeout: 30000 });
-    const done = statuses.filter(Boolean).at(-1);
+    await player.waitFor({ timeout: SLOW });
+    const done = (await Promise.all(statuses)).filter(Boolean).at(-1);
     check(done?.status === 'succeeded' && done.format === 'm4b', `the render succeeded as m4b: ${JSON.stringify(done)?.slice(0, 200)}`);
     const two = done.timings.chapters[1];
     check(two.title === 'Two' && two.start_ms > 0, `chapter Two starts later: ${JSON.stringify(two)}`);
 
     const audio = await player.getByTestId('player-audio').elementHandle();
-    await page.waitForFunction((a) => a.readyState >= 1 && a.duration > 0, audio, { timeout: 15000 });
+    await page.waitForFunction((a) => a.readyState >= 1 && a.duration > 0, audio, { timeout: 60000 });
     const titles = await player.getByRole('list', { name: 'Chapters' }).locator('li span:first-child').allInnerTexts();
     check(JSON.stringify(titles) === '["One","Two"]', `the player lists the chapters: ${titles}`);
     await page.screenshot({ path: `${artifacts}/65-listen.png`, fullPage: true });
@@ -220,7 +227,7 @@ export default async function ({ server, browser }) {
     check(['First sentence.', 'Second sentence.', 'Third sentence.'].every((s) => text.includes(s)), `the player shows the sentences: ${text}`);
 
     await player.getByRole('button', { name: /^Two/ }).click();
-    await page.waitForFunction(([a, ms]) => Math.abs(a.currentTime * 1000 - ms) < 60, [audio, two.start_ms], { timeout: 5000 });
+    await page.waitForFunction(([a, ms]) => Math.abs(a.currentTime * 1000 - ms) < 60, [audio, two.start_ms], { timeout: 30000 });
     const current = await player.locator('[aria-current=true]').allInnerTexts();
     check(current.some((t) => t.startsWith('Two')), `chapter Two is current: ${current}`);
     const sentence = await player.getByTestId('player-text').locator('[aria-current=true]').allInnerTexts();

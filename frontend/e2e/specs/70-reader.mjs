@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, ingest, test } from '../harness.mjs';
+import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, ingest, SLOW, test, waitUntil } from '../harness.mjs';
 import { makePDF } from '../pdf.mjs';
 
 /** Two one-page articles: a headline, a byline and a paragraph of short sentences each. */
@@ -105,18 +105,16 @@ export default async function ({ server, browser }) {
 
     await page.getByTestId('listen').click();
     const player = page.getByTestId('stream-player');
-    const first = await firstAudio(player, 20000);
+    const first = await firstAudio(player, 60000);
     await page.screenshot({ path: join(artifacts, 'reader-listening.png'), fullPage: true });
     const render = await player.getAttribute('data-render');
     console.log(`     Listen → first audio (espeak-ng, small article): ${first} ms`);
-    // The second chunk's sentence is highlighted while it plays.
-    let chunks = [];
-    for (let i = 0; i < 50 && chunks.length < 2; i++) {
-      chunks = (await api(`/api/speech/renders/${render}/chunks?from=0&limit=100`)).chunks ?? [];
-      if (chunks.length < 2) await page.waitForTimeout(200);
-    }
-    check(chunks.length >= 2, 'the render lists two chunks');
-    await page.waitForFunction((want) => document.querySelector('[data-testid=reader-text] mark[aria-current]')?.textContent === want, chunks[1].text, { timeout: 20000 });
+    // The second chunk's sentence is highlighted while it plays (the render
+    // may still be speaking it: wait until it is spoken, or the render ended).
+    const { chunks } = await waitUntil('the render has spoken two chunks, or ended', () => api(`/api/speech/renders/${render}/chunks?from=0&limit=100`),
+      (l) => l.chunks.length >= 2 || l.next == null);
+    check(chunks.length >= 2, `the render lists two chunks: ${JSON.stringify(chunks.map((c) => c.text))}`);
+    await page.waitForFunction((want) => document.querySelector('[data-testid=reader-text] mark[aria-current]')?.textContent === want, chunks[1].text, { timeout: 60000 });
     check((await player.getAttribute('data-playing')) === '1' || Number(await player.getAttribute('data-playing')) >= 1, 'the player is on the second chunk or later');
     // Pause holds the sentence; resume goes on.
     await player.getByRole('button', { name: 'Pause' }).click();
@@ -133,14 +131,14 @@ export default async function ({ server, browser }) {
     await page.waitForFunction((old) => {
       const p = document.querySelector('[data-testid=stream-player]');
       return p && p.dataset.firstAudioMs !== undefined;
-    }, null, { timeout: 20000 });
+    }, null, { timeout: 60000 });
     const render = await player.getAttribute('data-render');
-    await page.waitForFunction((want) => document.querySelector('[data-testid=figure-description] mark[aria-current]')?.textContent === want, description, { timeout: 30000 });
+    await page.waitForFunction((want) => document.querySelector('[data-testid=figure-description] mark[aria-current]')?.textContent === want, description, { timeout: SLOW });
     const all = await api(`/api/speech/renders/${render}/chunks?from=0&limit=100`);
     check(all.chunks.some((c) => c.text === description), `the description is spoken: ${JSON.stringify(all.chunks.map((c) => c.text))}`);
     // Once the stream has played, the whole recording takes over: a seek to the description highlights it again.
     const whole = player.getByTestId('audio-player');
-    await whole.waitFor({ timeout: 30000 });
+    await whole.waitFor({ timeout: SLOW });
     const done = await api(`/api/speech/renders/${render}`);
     const at = done.timings.chapters.flatMap((c) => c.sentences).find((x) => x.text === description);
     check(at, `the timings hold the description: ${JSON.stringify(done.timings)}`);
@@ -156,7 +154,7 @@ export default async function ({ server, browser }) {
     const dl = page.getByTestId('issue-download');
     await dl.getByRole('button', { name: 'Download issue (M4B)' }).click();
     const link = page.getByTestId('issue-download-link');
-    await link.waitFor({ timeout: 60000 });
+    await link.waitFor({ timeout: SLOW });
     const href = await link.evaluate((a) => a.href);
     const res = await fetch(href);
     check(res.ok, `the M4B downloads (${res.status})`);
@@ -202,7 +200,7 @@ export default async function ({ server, browser }) {
     await pod.getByTestId('podcast-minutes').fill('1');
     await pod.getByRole('button', { name: /Generate/ }).click();
     // An invented year: the grounding check flags it (after the retries the server makes), and the page marks it.
-    await pod.getByTestId('podcast-note').filter({ hasText: 'Script ready' }).waitFor({ timeout: 30000 });
+    await pod.getByTestId('podcast-note').filter({ hasText: 'Script ready' }).waitFor({ timeout: 60000 });
     check(calls >= 1, 'the stand-in LLM wrote it');
     await pod.getByTestId('podcast-flagged').waitFor();
     const flagged = await pod.locator('li.flagged mark.flag').allInnerTexts();
@@ -222,11 +220,16 @@ export default async function ({ server, browser }) {
 
     await pod.getByTestId('podcast-voice').click();
     const player = pod.getByTestId('stream-player');
-    await firstAudio(player, 30000);
-    await page.waitForFunction(() => !!document.querySelector('[data-testid=podcast] mark[aria-current]'), null, { timeout: 20000 });
+    await firstAudio(player, 60000);
+    await page.waitForFunction(() => !!document.querySelector('[data-testid=podcast] mark[aria-current]'), null, { timeout: 60000 });
     const render = await player.getAttribute('data-render');
-    const chunks = (await api(`/api/speech/renders/${render}/chunks?from=0&limit=100`)).chunks;
-    check(chunks.some((c) => c.text.includes('as the article says')), 'the edited turn is voiced');
+    // The first turn plays while the render is still speaking the rest: the
+    // edited (third) turn is listed once spoken, or never if the render ends
+    // without it. Its chunk list is read in that state, not at first audio.
+    const voiced = (l) => l.chunks.some((c) => c.text.includes('as the article says'));
+    const { chunks } = await waitUntil('the render has spoken the edited turn, or ended', () => api(`/api/speech/renders/${render}/chunks?from=0&limit=100`),
+      (l) => voiced(l) || l.next == null);
+    check(voiced({ chunks }), `the edited turn is voiced: ${JSON.stringify(chunks.map((c) => c.text))}`);
     await pod.screenshot({ path: join(artifacts, 'reader-podcast.png') });
 
     // An edit of a script that changed elsewhere meanwhile: reloaded, and said so.
@@ -261,18 +264,18 @@ export default async function ({ server, browser }) {
     const figure = page.getByTestId('reader-figure');
     const said = figure.getByTestId('figure-note').or(figure.getByTestId('figure-error'));
     await figure.getByRole('button', { name: 'Describe', exact: true }).click();
-    await said.waitFor({ timeout: 20000 });
+    await said.waitFor({ timeout: 60000 });
     const why = await said.innerText();
     check(/fail/i.test(why) && /crashed|500|vision/i.test(why), `a clear reason: ${why}`);
     check((await figure.getByTestId('figure-description').innerText()) === description, 'the description is kept');
 
     fail = false;
     await figure.getByRole('button', { name: 'Describe', exact: true }).click();
-    await figure.getByTestId('figure-note').filter({ hasText: 'Described 1 of 1 figure.' }).waitFor({ timeout: 20000 });
+    await figure.getByTestId('figure-note').filter({ hasText: 'Described 1 of 1 figure.' }).waitFor({ timeout: 60000 });
     await figure.getByTestId('figure-description').filter({ hasText: 'A chart of boat arrivals rising through May.' }).waitFor();
     // Describe all: every figure has a description now, so nothing is asked (redo is not asked for).
     await page.getByRole('button', { name: 'Describe all figures (1)' }).click();
-    await page.getByTestId('describe-all-note').waitFor({ timeout: 20000 });
+    await page.getByTestId('describe-all-note').waitFor({ timeout: 60000 });
     const all = await page.getByTestId('describe-all-note').innerText();
     check(/already has a description|Described 0 of/.test(all), `describe all: ${all}`);
 

@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { join, resolve } from 'node:path';
-import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, startServer, test } from '../harness.mjs';
+import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, SLOW, startServer, test } from '../harness.mjs';
 
 const repo = resolve(new URL('../../../', import.meta.url).pathname);
 const sampleData = process.env.LECTERN_SAMPLE_DATA || resolve(repo, '../shared/data');
@@ -204,7 +204,7 @@ export default async function ({ browser }) {
     await page.getByTestId('ab-file').setInputFiles(aliceFile);
     const started = Date.now();
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByTestId('ab-title').waitFor({ timeout: 30000 });
+    await page.getByTestId('ab-title').waitFor({ timeout: SLOW });
     alice = /#\/audiobook\/([a-z0-9]+)/.exec(page.url())?.[1];
     check(alice, `the address names the book: ${page.url()}`);
     castBook(alice);
@@ -252,7 +252,7 @@ export default async function ({ browser }) {
     check(await page.getByTestId('ab-verify').isChecked(), 'verify is on by default');
     const started = Date.now();
     await page.getByTestId('ab-cast').click();
-    await page.getByTestId('ab-cast-note').filter({ hasText: 'Cast in span mode' }).waitFor({ timeout: 120000 });
+    await page.getByTestId('ab-cast-note').filter({ hasText: 'Cast in span mode' }).waitFor({ timeout: 4 * SLOW });
     console.log(`     span cast with verify: ${Date.now() - started} ms, ${llm.speakers} requests; ${await page.getByTestId('ab-cast-note').innerText()}`);
     check(llm.bad.length === 0 && llm.classic === 0, `only speakers-schema requests: ${JSON.stringify(llm)}`);
     check(llm.disputed, 'the verify pass asked a line again');
@@ -354,7 +354,7 @@ export default async function ({ browser }) {
     await page.getByTestId('ab-books').locator(`li[data-book="${alice}"]`).waitFor();
     await page.getByTestId('ab-file').setInputFiles(file);
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByTestId('ab-title').filter({ hasText: /THE LETTER|letter/ }).waitFor({ timeout: 20000 });
+    await page.getByTestId('ab-title').filter({ hasText: /THE LETTER|letter/ }).waitFor({ timeout: 60000 });
     small = /#\/audiobook\/([a-z0-9]+)/.exec(page.url())[1];
 
     // The setting writes exactly ab-span-mode; a 0 put there by anyone selects classic.
@@ -370,11 +370,17 @@ export default async function ({ browser }) {
     const before = { classic: llm.classic, speakers: llm.speakers };
     await page.getByTestId('ab-verify').uncheck();
     await page.getByTestId('ab-cast').click();
-    await page.getByTestId('ab-cast-note').filter({ hasText: 'Cast in classic mode' }).waitFor({ timeout: 60000 });
+    await page.getByTestId('ab-cast-note').filter({ hasText: 'Cast in classic mode' }).waitFor({ timeout: SLOW });
     check(llm.classic > before.classic && llm.speakers === before.speakers, `the stand-in got classic requests only: ${llm.classic - before.classic} classic, ${llm.speakers - before.speakers} span`);
     const book = await api(`/api/audiobook/books/${small}`);
     check(book.mode === 'classic' && book.chapters.length === 2, `cast in classic mode: ${book.mode}, ${book.chapters.map((c) => c.title)}`);
     await page.getByTestId('ab-counts').filter({ hasText: 'cast in classic mode' }).waitFor();
+    // The counts show the cast book at once; its text is then read again
+    // (the rules' lines stay drawn, or none, until the classic ones arrive).
+    await page.waitForFunction(() => {
+      const lines = [...document.querySelectorAll('[data-testid=ab-prose] .line')];
+      return lines.length > 0 && lines.every((el) => el.dataset.seg.includes('-k'));
+    }, null, { timeout: 60000 }).catch(async (e) => { throw new Error(`the classic segments were not drawn: ${JSON.stringify(await shownLines())}\n${e}`); });
     const lines = await shownLines();
     check(lines.length >= 3 && lines.every((l) => l.seg.includes('-k')) && lines.some((l) => /Captain/.test(l.speaker)), `classic segments drawn: ${JSON.stringify(lines)}`);
   });
@@ -404,8 +410,8 @@ export default async function ({ browser }) {
     const started = Date.now();
     await page.getByTestId('ab-render-start').click();
     const m4b = page.getByTestId('ab-m4b-link');
-    await page.getByTestId('ab-render-progress').or(m4b).first().waitFor({ timeout: 30000 });
-    await page.getByTestId('ab-mp3-links').locator('li').nth(1).waitFor({ timeout: 180000 });
+    await page.getByTestId('ab-render-progress').or(m4b).first().waitFor({ timeout: 60000 });
+    await page.getByTestId('ab-mp3-links').locator('li').nth(1).waitFor({ timeout: 3 * SLOW });
     console.log(`     render of a two-chapter book: ${Date.now() - started} ms`);
     await page.getByTestId('ab-render').screenshot({ path: join(artifacts, 'audiobook-render.png') });
 
@@ -444,7 +450,7 @@ export default async function ({ browser }) {
     await page.getByTestId('ab-file').setInputFiles(file);
     await page.getByRole('button', { name: 'Upload' }).click();
     const prose = page.getByTestId('ab-prose');
-    await prose.getByText('René ordered a crème brûlée at the café.').waitFor({ timeout: 20000 });
+    await prose.getByText('René ordered a crème brûlée at the café.').waitFor({ timeout: 60000 });
     await prose.getByText('"<b>Très</b> bien<img src=x onerror=alert(1)>,"').waitFor();
     check((await prose.locator('b, img').count()) === 0, 'no element was made from the book');
   });
@@ -457,7 +463,7 @@ export default async function ({ browser }) {
     await page.goto(`${base}/#/audiobook`);
     await page.getByTestId('ab-file').setInputFiles(file);
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByTestId('ab-title').filter({ hasText: 'The Lighthouse Keeper' }).waitFor({ timeout: 20000 });
+    await page.getByTestId('ab-title').filter({ hasText: 'The Lighthouse Keeper' }).waitFor({ timeout: 60000 });
     await page.getByText('by Ann Writer').waitFor();
     check((await page.getByTestId('ab-counts').innerText()).startsWith('EPUB · 2 chapter(s)'), `an EPUB of two chapters: ${await page.getByTestId('ab-counts').innerText()}`);
     check(JSON.stringify(await page.getByTestId('ab-chapter').locator('option').allInnerTexts()) === JSON.stringify(['1. The Lamp', '2. The Storm']), 'the chapters are the table of contents');
@@ -491,11 +497,11 @@ export default async function ({ browser }) {
     const started = await api('/api/attribute-spans', json('POST', { book_id: alice, mode: 'span' }));
     check(started.job_id, `a cast job started: ${JSON.stringify(started)}`);
     await page.goto(`${base}/#/audiobook/${alice}`);
-    await page.getByTestId('ab-cast-progress').waitFor({ timeout: 10000 });
+    await page.getByTestId('ab-cast-progress').waitFor({ timeout: 60000 });
     check(await page.getByTestId('ab-cast').isDisabled(), 'Cast waits for the running job');
     release();
     llm.hold = null;
-    await page.getByTestId('ab-cast-note').filter({ hasText: 'Cast in span mode' }).waitFor({ timeout: 30000 });
+    await page.getByTestId('ab-cast-note').filter({ hasText: 'Cast in span mode' }).waitFor({ timeout: 4 * SLOW });
     check((await api(`/api/audiobook/books/${alice}`)).counts.hand === 1, 'the book was cast again, the hand-set line kept');
   });
 

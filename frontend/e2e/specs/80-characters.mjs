@@ -10,7 +10,7 @@
 // survives a reload.
 import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
-import { artifacts, check, createHTTPServer, freePort, getJSON, startServer, cleanups, test } from '../harness.mjs';
+import { artifacts, check, createHTTPServer, freePort, getJSON, startServer, cleanups, SLOW, test } from '../harness.mjs';
 
 const alice = new URL('../../../../shared/data/books/AlicesAdventuresInWonderland/novel_text.txt', import.meta.url).pathname;
 
@@ -98,7 +98,7 @@ export default async function ({ browser }) {
   await test('characters: extract Alice from a text file', async () => {
     await page.getByTestId('extract-file').setInputFiles(alice);
     await page.getByTestId('extract').click();
-    await page.getByTestId('character-card').first().waitFor({ timeout: 60000 });
+    await page.getByTestId('character-card').first().waitFor({ timeout: SLOW });
     const sets = (await api('/api/characters')).sets;
     check(sets.length === 1 && sets[0].status === 'ready', `sets ${JSON.stringify(sets)}`);
     set = sets[0].id;
@@ -110,13 +110,18 @@ export default async function ({ browser }) {
 
   const form = async () => (await api(`/api/characters/${set}/${rabbit.id}`)).forms[0];
   const printShown = () => page.getByTestId('fingerprint').getAttribute('title');
+  // The fingerprint is computed in the browser (SubtleCrypto, asynchronous):
+  // wait until the shown one is want.
   const waitPrint = async (want) => {
-    for (let i = 0; i < 100 && (await printShown()) !== want; i++) await page.waitForTimeout(50);
+    await page.waitForFunction((w) => {
+      const p = document.querySelector('[data-testid=fingerprint]')?.getAttribute('title');
+      return p === w;
+    }, want, { timeout: 60000 }).catch(async (e) => { throw new Error(`fingerprint shown ${await printShown()}, want ${want}\n${e}`); });
     return printShown();
   };
   const runJob = async (button) => {
     await page.getByTestId(button).click();
-    await page.getByTestId('job-note').getByText(/done|failed/).waitFor({ timeout: 30000 });
+    await page.getByTestId('job-note').getByText(/done|failed/).waitFor({ timeout: SLOW });
     const note = await page.getByTestId('job-note').innerText();
     check(note.endsWith('done'), `job: ${note}`);
   };
@@ -142,16 +147,16 @@ export default async function ({ browser }) {
     const before = (await form()).fingerprint;
     await page.getByTestId('clothing').fill('waistcoat with a watch, white kid gloves, a large fan');
     await page.getByTestId('visual_palette').fill('red and white');
-    for (let i = 0; i < 100 && (await printShown()) === before; i++) await page.waitForTimeout(50);
-    const live = await printShown();
-    check(live !== before, 'the fingerprint did not change');
-    await page.getByTestId('unsaved').waitFor();
-    // The server's preview of the same inputs agrees with the browser.
+    // The server's preview of the same inputs: the browser comes to show the
+    // same fingerprint once it has hashed both edits (it hashes each in turn,
+    // so the first one it shows may be of the clothing alone).
     const preview = await api('/api/characters/prompts', json('POST', {
       name: rabbit.name, age: rabbit.age, form: 'base', physical: (await form()).physical,
       clothing: 'waistcoat with a watch, white kid gloves, a large fan', visual_palette: 'red and white',
     }));
-    check(preview.fingerprint === live, `preview ${preview.fingerprint}, browser ${live}`);
+    check(preview.fingerprint !== before, 'the fingerprint did not change');
+    const live = await waitPrint(preview.fingerprint); // fails unless the browser agrees
+    await page.getByTestId('unsaved').waitFor();
     await page.getByTestId('save-form').click();
     await page.getByTestId('stale-badge').waitFor();
     const f = await form();

@@ -1,7 +1,7 @@
 // e2e: Pages of other origins cannot change a local Lectern (cross-site
 // forms and no-cors fetches, DNS rebinding), while the app keeps working.
 import { chromium } from 'playwright-core';
-import { artifacts, check, chromiumArgs, cleanups, createHTTPServer, freePort, getJSON, samplePDF, startServer, test } from '../harness.mjs';
+import { artifacts, check, chromiumArgs, cleanups, createHTTPServer, freePort, getJSON, samplePDF, startServer, test, waitUntil } from '../harness.mjs';
 
 /** Runs this file's tests; it starts its own server so "nothing changed" is exact. */
 export default async function ({ browser }) {
@@ -61,20 +61,21 @@ export default async function ({ browser }) {
     check(Array.isArray(list) && list.length === 0, `nothing was ingested: ${JSON.stringify(issues)}`);
     const after = await getJSON(`${base}/api/settings`);
     check(JSON.stringify(after) === JSON.stringify(before), `settings unchanged: ${JSON.stringify(after)}`);
-    // Every attempt reached the server and was refused there (403), not lost on the way.
-    const log = victim.log();
-    for (const path of ['/api/magazine', '/api/engines/gateway/use-as-llm', '/api/magazine/uploads', '/api/engines/gateway/start', '/api/engines/gateway/restart']) {
-      check(new RegExp(`"method":"POST","path":"${path}","status":403`).test(log), `POST ${path} was refused with 403:\n${log}`);
-    }
+    // Every attempt reached the server and was refused there (403), not lost
+    // on the way. The server's log reaches this process through a pipe, after
+    // the answers reached the page: its lines are waited for.
+    const paths = ['/api/magazine', '/api/engines/gateway/use-as-llm', '/api/magazine/uploads', '/api/engines/gateway/start', '/api/engines/gateway/restart'];
+    const refused = (log) => paths.filter((path) => new RegExp(`"method":"POST","path":"${path}","status":403`).test(log));
+    const log = await waitUntil('the server has logged every attempt', () => victim.log(),
+      (l) => refused(l).length === paths.length || /"method":"POST"[^\n]*"status":(?!403)/.test(l), { timeout: 60000, every: 50 });
+    for (const path of paths) check(refused(log).includes(path), `POST ${path} was refused with 403:\n${log}`);
 
     // The app itself, in the same browser, still changes settings.
     const app = await context.newPage();
     await app.goto(`${base}/#/settings`);
     await app.getByLabel('Instance name').fill('kept working');
     await app.getByRole('button', { name: 'Save' }).first().click();
-    for (let i = 0; i < 50 && (await getJSON(`${base}/api/settings`)).instance_name !== 'kept working'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await app.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     check((await getJSON(`${base}/api/settings`)).instance_name === 'kept working', 'the app saved its settings');
     await context.close();
   });

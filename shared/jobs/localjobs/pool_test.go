@@ -66,10 +66,14 @@ func mustEnqueue(t *testing.T, q jobs.Queue, kind, payload string) jobs.Job {
 	return job
 }
 
-// waitFor polls the job until ok says yes, failing after 10 s.
+// slowBound bounds a wait for the pool's background work: a failure bound
+// for -race on a 2-core machine shared with other test runs, never the wait.
+const slowBound = 2 * time.Minute
+
+// waitFor polls the job until ok says yes, failing after slowBound.
 func waitFor(t *testing.T, q jobs.Queue, id string, what string, ok func(jobs.Job) bool) jobs.Job {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(slowBound)
 	for {
 		job, err := q.Get(context.Background(), id)
 		if err == nil && ok(job) {
@@ -97,7 +101,7 @@ func markers(t *testing.T, table store.Table) int {
 // its job's final record is written.
 func waitNoMarkers(t *testing.T, table store.Table) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(slowBound)
 	for n := markers(t, table); n != 0; n = markers(t, table) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d queue markers left after every job finished", n)
@@ -161,6 +165,11 @@ func TestConcurrencyNeverExceedsWorkers(t *testing.T) {
 	table := tempTable(t)
 	reg := jobs.NewRegistry()
 	var running, peak atomic.Int32
+	// The first job waits until a second runs beside it (a pool that runs one
+	// at a time fails after slowBound): on a loaded machine, 50 ms of work
+	// alone need not overlap the next job's claim.
+	two := make(chan struct{})
+	var twoOnce sync.Once
 	if err := reg.Register("work", func(context.Context, json.RawMessage, jobs.Reporter) (json.RawMessage, error) {
 		n := running.Add(1)
 		defer running.Add(-1)
@@ -170,7 +179,15 @@ func TestConcurrencyNeverExceedsWorkers(t *testing.T) {
 				break
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
+		if n >= 2 {
+			twoOnce.Do(func() { close(two) })
+		}
+		select {
+		case <-two:
+		case <-time.After(slowBound):
+			twoOnce.Do(func() { close(two) }) // the rest need not wait again
+		}
+		time.Sleep(50 * time.Millisecond) // work, during which a job over the limit would show
 		return nil, nil
 	}); err != nil {
 		t.Fatal(err)

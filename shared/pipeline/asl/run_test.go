@@ -92,7 +92,7 @@ type concurrencyProbe struct {
 	timedOut      atomic.Bool
 }
 
-const probeTimeout = 10 * time.Second
+const probeTimeout = 2 * time.Minute // a failure bound: the barrier opens as soon as they are in
 
 func newConcurrencyProbe(want int) *concurrencyProbe {
 	return &concurrencyProbe{want: int32(want), open: make(chan struct{})}

@@ -339,10 +339,18 @@ func TestFailuresEndTheRender(t *testing.T) {
 	}
 }
 
-// gauge records the most calls in flight at once.
+// gauge records the most calls in flight at once. Calls wait until want are
+// in flight together (or a minute passes: then the peak tells), so that on a
+// loaded machine the calls still overlap; then each speaks for 20 ms, during
+// which a call over the limit would show.
 type gauge struct {
 	now, peak atomic.Int64
+	want      int64
+	once      sync.Once
+	all       chan struct{}
 }
+
+func newGauge(want int64) *gauge { return &gauge{want: want, all: make(chan struct{})} }
 
 func (g *gauge) Speak(ctx context.Context, r speech.Request) (speech.Audio, error) {
 	n := g.now.Add(1)
@@ -353,13 +361,22 @@ func (g *gauge) Speak(ctx context.Context, r speech.Request) (speech.Audio, erro
 			break
 		}
 	}
+	if n >= g.want {
+		g.once.Do(func() { close(g.all) })
+	}
+	select {
+	case <-g.all:
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+		g.once.Do(func() { close(g.all) }) // the rest need not wait again
+	}
 	time.Sleep(20 * time.Millisecond)
 	return speech.Audio{Data: tone(100), ContentType: "audio/wav"}, nil
 }
 
 func TestConcurrencyIsBounded(t *testing.T) {
 	need(t, "ffmpeg")
-	g := &gauge{}
+	g := newGauge(1)
 	text := strings.Repeat("This is a sentence. ", 12)
 	res, err := New(newBlobs(t), Options{Concurrency: 3}).Render(context.Background(),
 		Request{Engine: Engine{Name: "g", Speaker: g}, Chapters: []Chapter{{Text: text}}, Format: FormatMP3, Output: "x/"}, nil)
@@ -374,6 +391,7 @@ func TestConcurrencyIsBounded(t *testing.T) {
 	for i := range 12 {
 		text += "Sentence number " + strconv.Itoa(i) + ". "
 	}
+	g = newGauge(3)
 	res, err = New(newBlobs(t), Options{Concurrency: 3}).Render(context.Background(),
 		Request{Engine: Engine{Name: "g", Speaker: g}, Chapters: []Chapter{{Text: text}}, Format: FormatMP3, Output: "x/"}, nil)
 	if err != nil {
