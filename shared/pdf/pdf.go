@@ -111,6 +111,9 @@ type Info struct {
 	parsed *model.Context
 	// unparsed is why pdfcpu could not read it (MuPDF repaired it).
 	unparsed error
+	// limits are those Inspect checked the file against; the split holds
+	// each page to them before pdfcpu decodes its drawing instructions.
+	limits Limits
 }
 
 // Inspect validates a whole PDF with pdfcpu and returns its page boxes. A
@@ -171,7 +174,7 @@ func InspectFile(file io.ReadSeeker, size int64, lim Limits) (Info, error) {
 		// every page would fail there.
 		return Info{}, invalid(ReasonCorrupt, 0, "the page tree names %d pages but none of their objects is in the file: it is damaged or cut short", ctx.PageCount)
 	}
-	info := Info{Pages: make([]PageBox, len(dims)), parsed: ctx}
+	info := Info{Pages: make([]PageBox, len(dims)), parsed: ctx, limits: lim}
 	for i, d := range dims {
 		info.Pages[i] = PageBox{Width: d.Width, Height: d.Height}
 	}
@@ -256,16 +259,14 @@ func readSpan(file io.ReadSeeker, at, n int64) ([]byte, error) {
 // cut short keeps its page tree, the pages come later), so this is looked at
 // before validation.
 func readContext(file io.ReadSeeker) (ctx *model.Context, readable bool, err error) {
-	conf := model.NewDefaultConfiguration()
-	// Real magazines break small rules of the PDF spec all the time; relaxed
-	// validation still refuses files whose structure cannot be trusted.
-	conf.ValidationMode = model.ValidationRelaxed
+	conf := pdfcpuConfig()
 	err = unpanic(func() (err error) {
 		if ctx, err = api.ReadContext(file, conf); err != nil {
 			return fmt.Errorf("read context: %w", err)
 		}
 		// As CheckPage will read it: the page count from the tree as it is.
 		readable = ctx.EnsurePageCount() == nil && anyPageReadable(ctx)
+		dropMetadataBomb(ctx)
 		if err := api.ValidateContext(ctx); err != nil {
 			return fmt.Errorf("validate: %w", err)
 		}
@@ -278,6 +279,37 @@ func readContext(file io.ReadSeeker) (ctx *model.Context, readable bool, err err
 		return nil, false, invalid(ReasonCorrupt, 0, "%v", err)
 	}
 	return ctx, readable, nil
+}
+
+// maxObjectDecode bounds each stream pdfcpu decodes on its own (object
+// streams, cross-reference streams): pdfcpu's default is 512 MiB a filter,
+// and a stream compressed twice took 2.6 GiB before any page budget
+// applied. A real object stream holds a few hundred objects in well under
+// a megabyte; a file over it is read by MuPDF instead. Drawing
+// instructions have their own budget (Limits.MaxContentBytes).
+const maxObjectDecode = 16 << 20
+
+// pdfcpuConfig is how every reading of an upload by pdfcpu is set up. Real
+// magazines break small rules of the PDF spec all the time; relaxed
+// validation still refuses files whose structure cannot be trusted.
+func pdfcpuConfig() *model.Configuration {
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	conf.Limits.MaxDecodeBytes = maxObjectDecode
+	return conf
+}
+
+// dropMetadataBomb removes the catalog's XMP metadata when it decodes to
+// more than maxObjectDecode: pdfcpu's validation decodes it whole under no
+// limit but its own (512 MiB a filter), and nothing here reads it.
+func dropMetadataBomb(ctx *model.Context) {
+	root, err := ctx.Catalog()
+	if err != nil {
+		return
+	}
+	if sd, _, err := ctx.DereferenceStreamDict(root["Metadata"]); err == nil && sd != nil && overBudget(*sd, maxObjectDecode) {
+		delete(root, "Metadata")
+	}
 }
 
 // anyPageReadable reports whether some page object of the page tree can be
