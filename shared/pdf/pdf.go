@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
 
 	"github.com/lectern/lectern/shared/fault"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -155,6 +156,11 @@ func InspectFile(file io.ReadSeeker, size int64, lim Limits) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	if misdecrypted(ctx) {
+		// What pdfcpu would split and check is ciphertext: MuPDF, which
+		// decrypts with the empty user password, reads the file instead.
+		return inspectRepaired(file, size, lim, invalid(ReasonCorrupt, 0, "the file is encrypted and its cross-reference table damaged"))
+	}
 	if ctx.PageCount == 0 {
 		return Info{}, invalid(ReasonNoPages, 0, "the PDF has no pages")
 	}
@@ -230,7 +236,7 @@ func inspectRepaired(file io.ReadSeeker, size int64, lim Limits, refused *Invali
 	n, boxes, err := inspectMuPDF(data, lim.MaxPages, lim.MaxMemoryBytes)
 	switch {
 	case errors.Is(err, errMuPDFPassword):
-		return Info{}, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")
+		return Info{}, needsPassword()
 	case err != nil:
 		return Info{}, refused
 	case n == 0:
@@ -239,6 +245,61 @@ func inspectRepaired(file io.ReadSeeker, size int64, lim Limits, refused *Invali
 		return Info{}, invalid(ReasonTooManyPages, 0, "the PDF has %d pages; the limit is %d", n, lim.MaxPages)
 	}
 	return Info{Pages: boxes, unparsed: refused}, nil
+}
+
+// needsPassword is the refusal of a file that opens only with a password.
+// An encrypted file that opens without one (a password only for changing
+// it, or "no copying" restrictions) is decrypted and read as any other.
+func needsPassword() *InvalidInputError {
+	return invalid(ReasonEncrypted, 0, "the PDF needs a password to open; upload a copy saved without its password")
+}
+
+// misdecrypted reports whether pdfcpu reads an encrypted file's streams as
+// ciphertext: when it rebuilds a damaged cross-reference table it keeps the
+// encryption but derives a wrong key, and every page then fails with a
+// zlib error (or, under RC4 without compression, reads as nothing). The
+// first page's drawing instructions are the test: they must decode, and
+// read as text rather than noise. MuPDF decrypts such files correctly.
+func misdecrypted(ctx *model.Context) bool {
+	if ctx.E == nil && ctx.Encrypt == nil {
+		return false
+	}
+	var sd types.StreamDict
+	err := unpanic(func() error {
+		dict, _, _, err := ctx.PageDict(1, false)
+		if err != nil || dict == nil {
+			return errors.New("no first page")
+		}
+		o, _ := dict.Find("Contents")
+		obj, err := ctx.Dereference(o)
+		if arr, ok := obj.(types.Array); ok && err == nil && len(arr) > 0 {
+			obj, err = ctx.Dereference(arr[0])
+		}
+		var ok bool
+		if sd, ok = obj.(types.StreamDict); !ok || err != nil {
+			return errors.New("no content stream")
+		}
+		return nil
+	})
+	if err != nil {
+		return false // nothing to judge by: a blank first page
+	}
+	switch err := sd.DecodeWithLimit(maxObjectDecode); {
+	case errors.Is(err, filter.ErrDecodeLimitExceeded):
+		return false // decodes, and at length: the page budget judges it
+	case err != nil:
+		return true
+	}
+	head := sd.Content[:min(len(sd.Content), 4096)]
+	noise := 0
+	for _, b := range head {
+		if b >= 0x7f || b < 0x20 && !strings.ContainsRune("\n\r\t\f\x00", rune(b)) {
+			noise++
+		}
+	}
+	// Drawing instructions are operators and numbers, with at most some
+	// binary strings; ciphertext is noise in about 60% of its bytes.
+	return noise*3 > len(head)
 }
 
 // readSpan reads n bytes of file from offset at.
@@ -274,7 +335,7 @@ func readContext(file io.ReadSeeker) (ctx *model.Context, readable bool, err err
 	})
 	if err != nil {
 		if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "correct password") {
-			return nil, false, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")
+			return nil, false, needsPassword()
 		}
 		return nil, false, invalid(ReasonCorrupt, 0, "%v", err)
 	}

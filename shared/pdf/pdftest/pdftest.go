@@ -11,7 +11,11 @@ import (
 	"compress/zlib"
 	"fmt"
 	"image"
+	"slices"
 	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 )
@@ -32,6 +36,8 @@ type Doc struct {
 	// NoTrailerRoot leaves /Root out of the trailer: readers find the
 	// catalog by scanning the objects.
 	NoTrailerRoot bool
+	// Uncompressed writes drawing instructions without a filter.
+	Uncompressed bool
 	// MetadataBomb, when > 0, gives the catalog an XMP /Metadata stream of
 	// that many bytes of spaces after its packet, compressed twice.
 	MetadataBomb int64
@@ -310,6 +316,8 @@ func (d *Doc) Bytes() []byte {
 			contents = add(fmt.Sprintf("[%d 0 R %d 0 R]", a, b))
 		} else if p.FlateBomb > 0 {
 			contents = add(stream("/Filter [/FlateDecode /FlateDecode]", deflate(spaced(p.content.String(), p.FlateBomb))))
+		} else if d.Uncompressed {
+			contents = add(stream("", []byte(p.content.String())))
 		} else {
 			// Content is compressed, as real files have it, so the decode
 			// limit is what stops an oversized page.
@@ -449,4 +457,30 @@ func ObjStmBomb(padding int64) []byte {
 	fmt.Fprintf(&buf, "10 0 obj\n%s\nendobj\n", stream(fmt.Sprintf("/Type /XRef /Size %d /W [1 4 2] /Root 1 0 R", size), xref.Bytes()))
 	fmt.Fprintf(&buf, "startxref\n%d\n%%%%EOF\n", offsets[10])
 	return buf.Bytes()
+}
+
+// Encrypt encrypts a PDF with pdfcpu: RC4 (40 or 128 bits) or AES (128 or
+// 256), with owner password "owner" and the given user password ("" opens
+// it without one, as files that only restrict copying or printing do).
+func Encrypt(plain []byte, aes bool, bits int, userPW string) ([]byte, error) {
+	conf := model.NewRC4Configuration(userPW, "owner", bits)
+	if aes {
+		conf = model.NewAESConfiguration(userPW, "owner", bits)
+	}
+	var out bytes.Buffer
+	if err := api.Encrypt(bytes.NewReader(plain), &out, conf); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// DamageStartXRef points a PDF's startxref nowhere, so readers rebuild
+// its cross-reference table by scanning the objects.
+func DamageStartXRef(b []byte) []byte {
+	at := bytes.LastIndex(b, []byte("startxref"))
+	if at < 0 {
+		return b
+	}
+	end := at + bytes.Index(b[at:], []byte("%%EOF"))
+	return slices.Concat(b[:at], []byte("startxref\n999999\n"), b[end:])
 }
