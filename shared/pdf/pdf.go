@@ -346,7 +346,8 @@ func readContext(file io.ReadSeeker) (ctx *model.Context, readable bool, err err
 // streams, cross-reference streams): pdfcpu's default is 512 MiB a filter,
 // and a stream compressed twice took 2.6 GiB before any page budget
 // applied. A real object stream holds a few hundred objects in well under
-// a megabyte; a file over it is read by MuPDF instead. Drawing
+// a megabyte; a page using an object over it fails alone (or MuPDF reads
+// the file, when pdfcpu cannot read it at all). Drawing
 // instructions have their own budget (Limits.MaxContentBytes).
 const maxObjectDecode = 16 << 20
 
