@@ -2,8 +2,10 @@ package pdf
 
 import (
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
@@ -24,8 +26,7 @@ const maxFormDepth = 8
 // A file pdfcpu cannot read at all (Inspect accepted it on MuPDF's word) is
 // not checked here.
 func CheckPage(data []byte, page int, lim Limits) error {
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
+	conf := pdfcpuConfig()
 	var ctx *model.Context
 	err := unpanic(func() (err error) {
 		ctx, err = api.ReadContext(bytes.NewReader(data), conf)
@@ -38,6 +39,11 @@ func CheckPage(data []byte, page int, lim Limits) error {
 		// Only a file MuPDF opened and loaded every page of passes Inspect
 		// without pdfcpu; MuPDF's render budget and page timeout still
 		// bound each page.
+		return nil
+	}
+	if misdecrypted(ctx) {
+		// What pdfcpu would decode is ciphertext (Inspect sent the file to
+		// MuPDF, which decrypts it); MuPDF's budgets bound the page.
 		return nil
 	}
 	if err := unpanic(func() error { return checkPage(ctx, page, lim) }); err != nil {
@@ -67,6 +73,9 @@ func checkPage(ctx *model.Context, page int, lim Limits) error {
 		return invalid(ReasonBrokenPage, page, "the PDF has %d pages", ctx.PageCount)
 	}
 	dict, _, inherited, err := ctx.PageDict(page, false)
+	if errors.Is(err, filter.ErrDecodeLimitExceeded) {
+		return invalid(ReasonContentSize, page, "an object the page uses decodes to more than %s (%v)", humanBytes(maxObjectDecode), err)
+	}
 	if err != nil || dict == nil {
 		return invalid(ReasonBrokenPage, page, "the page object cannot be read: %v", err)
 	}
@@ -119,6 +128,9 @@ func (c *pageChecker) contents(page types.Dict) error {
 		if !ok {
 			return invalid(ReasonBrokenPage, c.page, "the page contents are not a stream")
 		}
+		if overBudget(sd, c.lim.MaxContentBytes-total) {
+			return invalid(ReasonContentSize, c.page, "the drawing instructions decode to more than %s", humanBytes(c.lim.MaxContentBytes))
+		}
 		if err := sd.DecodeWithLimit(c.lim.MaxContentBytes - total); err != nil {
 			if errors.Is(err, filter.ErrDecodeLimitExceeded) {
 				return invalid(ReasonContentSize, c.page, "the drawing instructions decode to more than %s", humanBytes(c.lim.MaxContentBytes))
@@ -131,6 +143,31 @@ func (c *pageChecker) contents(page types.Dict) error {
 		}
 	}
 	return nil
+}
+
+// overBudget reports whether a stream compressed only with FlateDecode (as
+// drawing instructions nearly always are) decodes to more than budget
+// bytes, counting them as they are inflated rather than holding them:
+// pdfcpu's decode under a limit buffers up to the limit, and doubles its
+// buffer on the way. A stream it cannot tell of (other filters, bad data)
+// is left to the decode.
+func overBudget(sd types.StreamDict, budget int64) bool {
+	if len(sd.FilterPipeline) == 0 {
+		return int64(len(sd.Raw)) > budget
+	}
+	var r io.Reader = bytes.NewReader(sd.Raw)
+	for _, f := range sd.FilterPipeline {
+		if f.Name != filter.Flate || len(f.DecodeParms) > 0 {
+			return false
+		}
+		z, err := zlib.NewReader(r)
+		if err != nil {
+			return false
+		}
+		r = z
+	}
+	n, _ := io.Copy(io.Discard, io.LimitReader(r, budget+1))
+	return n > budget
 }
 
 // inline checks the inline images of decoded drawing instructions.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
 
 	"github.com/lectern/lectern/shared/fault"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -111,6 +112,9 @@ type Info struct {
 	parsed *model.Context
 	// unparsed is why pdfcpu could not read it (MuPDF repaired it).
 	unparsed error
+	// limits are those Inspect checked the file against; the split holds
+	// each page to them before pdfcpu decodes its drawing instructions.
+	limits Limits
 }
 
 // Inspect validates a whole PDF with pdfcpu and returns its page boxes. A
@@ -152,6 +156,11 @@ func InspectFile(file io.ReadSeeker, size int64, lim Limits) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	if misdecrypted(ctx) {
+		// What pdfcpu would split and check is ciphertext: MuPDF, which
+		// decrypts with the empty user password, reads the file instead.
+		return inspectRepaired(file, size, lim, invalid(ReasonCorrupt, 0, "the file is encrypted and its cross-reference table damaged"))
+	}
 	if ctx.PageCount == 0 {
 		return Info{}, invalid(ReasonNoPages, 0, "the PDF has no pages")
 	}
@@ -171,7 +180,7 @@ func InspectFile(file io.ReadSeeker, size int64, lim Limits) (Info, error) {
 		// every page would fail there.
 		return Info{}, invalid(ReasonCorrupt, 0, "the page tree names %d pages but none of their objects is in the file: it is damaged or cut short", ctx.PageCount)
 	}
-	info := Info{Pages: make([]PageBox, len(dims)), parsed: ctx}
+	info := Info{Pages: make([]PageBox, len(dims)), parsed: ctx, limits: lim}
 	for i, d := range dims {
 		info.Pages[i] = PageBox{Width: d.Width, Height: d.Height}
 	}
@@ -227,7 +236,7 @@ func inspectRepaired(file io.ReadSeeker, size int64, lim Limits, refused *Invali
 	n, boxes, err := inspectMuPDF(data, lim.MaxPages, lim.MaxMemoryBytes)
 	switch {
 	case errors.Is(err, errMuPDFPassword):
-		return Info{}, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")
+		return Info{}, needsPassword()
 	case err != nil:
 		return Info{}, refused
 	case n == 0:
@@ -236,6 +245,61 @@ func inspectRepaired(file io.ReadSeeker, size int64, lim Limits, refused *Invali
 		return Info{}, invalid(ReasonTooManyPages, 0, "the PDF has %d pages; the limit is %d", n, lim.MaxPages)
 	}
 	return Info{Pages: boxes, unparsed: refused}, nil
+}
+
+// needsPassword is the refusal of a file that opens only with a password.
+// An encrypted file that opens without one (a password only for changing
+// it, or "no copying" restrictions) is decrypted and read as any other.
+func needsPassword() *InvalidInputError {
+	return invalid(ReasonEncrypted, 0, "the PDF needs a password to open; upload a copy saved without its password")
+}
+
+// misdecrypted reports whether pdfcpu reads an encrypted file's streams as
+// ciphertext: when it rebuilds a damaged cross-reference table it keeps the
+// encryption but derives a wrong key, and every page then fails with a
+// zlib error (or, under RC4 without compression, reads as nothing). The
+// first page's drawing instructions are the test: they must decode, and
+// read as text rather than noise. MuPDF decrypts such files correctly.
+func misdecrypted(ctx *model.Context) bool {
+	if ctx.E == nil && ctx.Encrypt == nil {
+		return false
+	}
+	var sd types.StreamDict
+	err := unpanic(func() error {
+		dict, _, _, err := ctx.PageDict(1, false)
+		if err != nil || dict == nil {
+			return errors.New("no first page")
+		}
+		o, _ := dict.Find("Contents")
+		obj, err := ctx.Dereference(o)
+		if arr, ok := obj.(types.Array); ok && err == nil && len(arr) > 0 {
+			obj, err = ctx.Dereference(arr[0])
+		}
+		var ok bool
+		if sd, ok = obj.(types.StreamDict); !ok || err != nil {
+			return errors.New("no content stream")
+		}
+		return nil
+	})
+	if err != nil {
+		return false // nothing to judge by: a blank first page
+	}
+	switch err := sd.DecodeWithLimit(maxObjectDecode); {
+	case errors.Is(err, filter.ErrDecodeLimitExceeded):
+		return false // decodes, and at length: the page budget judges it
+	case err != nil:
+		return true
+	}
+	head := sd.Content[:min(len(sd.Content), 4096)]
+	noise := 0
+	for _, b := range head {
+		if b >= 0x7f || b < 0x20 && !strings.ContainsRune("\n\r\t\f\x00", rune(b)) {
+			noise++
+		}
+	}
+	// Drawing instructions are operators and numbers, with at most some
+	// binary strings; ciphertext is noise in about 60% of its bytes.
+	return noise*3 > len(head)
 }
 
 // readSpan reads n bytes of file from offset at.
@@ -256,16 +320,14 @@ func readSpan(file io.ReadSeeker, at, n int64) ([]byte, error) {
 // cut short keeps its page tree, the pages come later), so this is looked at
 // before validation.
 func readContext(file io.ReadSeeker) (ctx *model.Context, readable bool, err error) {
-	conf := model.NewDefaultConfiguration()
-	// Real magazines break small rules of the PDF spec all the time; relaxed
-	// validation still refuses files whose structure cannot be trusted.
-	conf.ValidationMode = model.ValidationRelaxed
+	conf := pdfcpuConfig()
 	err = unpanic(func() (err error) {
 		if ctx, err = api.ReadContext(file, conf); err != nil {
 			return fmt.Errorf("read context: %w", err)
 		}
 		// As CheckPage will read it: the page count from the tree as it is.
 		readable = ctx.EnsurePageCount() == nil && anyPageReadable(ctx)
+		dropMetadataBomb(ctx)
 		if err := api.ValidateContext(ctx); err != nil {
 			return fmt.Errorf("validate: %w", err)
 		}
@@ -273,11 +335,43 @@ func readContext(file io.ReadSeeker) (ctx *model.Context, readable bool, err err
 	})
 	if err != nil {
 		if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "correct password") {
-			return nil, false, invalid(ReasonEncrypted, 0, "the PDF is encrypted; upload a copy without a password")
+			return nil, false, needsPassword()
 		}
 		return nil, false, invalid(ReasonCorrupt, 0, "%v", err)
 	}
 	return ctx, readable, nil
+}
+
+// maxObjectDecode bounds each stream pdfcpu decodes on its own (object
+// streams, cross-reference streams): pdfcpu's default is 512 MiB a filter,
+// and a stream compressed twice took 2.6 GiB before any page budget
+// applied. A real object stream holds a few hundred objects in well under
+// a megabyte; a page using an object over it fails alone (or MuPDF reads
+// the file, when pdfcpu cannot read it at all). Drawing
+// instructions have their own budget (Limits.MaxContentBytes).
+const maxObjectDecode = 16 << 20
+
+// pdfcpuConfig is how every reading of an upload by pdfcpu is set up. Real
+// magazines break small rules of the PDF spec all the time; relaxed
+// validation still refuses files whose structure cannot be trusted.
+func pdfcpuConfig() *model.Configuration {
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	conf.Limits.MaxDecodeBytes = maxObjectDecode
+	return conf
+}
+
+// dropMetadataBomb removes the catalog's XMP metadata when it decodes to
+// more than maxObjectDecode: pdfcpu's validation decodes it whole under no
+// limit but its own (512 MiB a filter), and nothing here reads it.
+func dropMetadataBomb(ctx *model.Context) {
+	root, err := ctx.Catalog()
+	if err != nil {
+		return
+	}
+	if sd, _, err := ctx.DereferenceStreamDict(root["Metadata"]); err == nil && sd != nil && overBudget(*sd, maxObjectDecode) {
+		delete(root, "Metadata")
+	}
 }
 
 // anyPageReadable reports whether some page object of the page tree can be

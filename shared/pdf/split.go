@@ -23,11 +23,12 @@ var ErrNotSplit = errors.New("the PDF is not split into pages")
 // repaired it at Inspect), or the file has what a page alone would lose.
 // An error from each stops the split and is returned as it is.
 func SplitPages(data []byte, each func(page int, single []byte, err error) error) error {
+	lim := DefaultLimits()
 	ctx, _, err := readContext(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("%w: pdfcpu cannot read it (%v)", ErrNotSplit, err)
 	}
-	return Info{parsed: ctx}.SplitPages(each)
+	return Info{parsed: ctx, limits: lim}.SplitPages(each)
 }
 
 // SplitPages is the package's SplitPages for the file Inspect returned i
@@ -36,6 +37,9 @@ func SplitPages(data []byte, each func(page int, single []byte, err error) error
 // Prepare's peak of memory). Only how pages are written is set on it.
 func (i Info) SplitPages(each func(page int, single []byte, err error) error) error {
 	ctx := i.parsed
+	if i.limits.MaxContentBytes <= 0 {
+		i.limits = DefaultLimits()
+	}
 	if ctx == nil {
 		return fmt.Errorf("%w: pdfcpu cannot read it (%v)", ErrNotSplit, i.unparsed)
 	}
@@ -48,7 +52,7 @@ func (i Info) SplitPages(each func(page int, single []byte, err error) error) er
 	for n := 1; n <= ctx.PageCount; n++ {
 		var single []byte
 		err := unpanic(func() (err error) {
-			single, err = splitPage(ctx, n)
+			single, err = splitPage(ctx, n, i.limits)
 			return err
 		})
 		if err := each(n, single, err); err != nil {
@@ -81,10 +85,18 @@ func wholeDocumentOnly(ctx *model.Context) string {
 
 // splitPage writes page n of ctx as a PDF of its own: the page with what
 // it inherits from the page tree (resources, boxes, rotation) and every
-// object it uses.
-func splitPage(ctx *model.Context, n int) ([]byte, error) {
-	_, _, inherited, err := ctx.PageDict(n, false)
+// object it uses. pdfcpu's ExtractPages decodes the page's whole drawing
+// instructions under no limit of ours, so they are decoded under the
+// page's content budget first (as CheckPage does): a page over it is not
+// cut out but stays in the uploaded PDF, where its page step refuses it on
+// its own.
+func splitPage(ctx *model.Context, n int, lim Limits) ([]byte, error) {
+	dict, _, inherited, err := ctx.PageDict(n, false)
 	if err != nil {
+		return nil, err
+	}
+	c := pageChecker{xref: ctx.XRefTable, page: n, lim: lim, seen: map[int]bool{}}
+	if err := c.contents(dict); err != nil {
 		return nil, err
 	}
 	one, err := pdfcpu.ExtractPages(ctx, []int{n}, false)

@@ -11,7 +11,11 @@ import (
 	"compress/zlib"
 	"fmt"
 	"image"
+	"slices"
 	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 )
@@ -32,6 +36,11 @@ type Doc struct {
 	// NoTrailerRoot leaves /Root out of the trailer: readers find the
 	// catalog by scanning the objects.
 	NoTrailerRoot bool
+	// Uncompressed writes drawing instructions without a filter.
+	Uncompressed bool
+	// MetadataBomb, when > 0, gives the catalog an XMP /Metadata stream of
+	// that many bytes of spaces after its packet, compressed twice.
+	MetadataBomb int64
 }
 
 // Page is one page's content.
@@ -47,6 +56,10 @@ type Page struct {
 	// an array that /Contents names by reference (valid, and common in files
 	// edited after they were written).
 	SplitContents bool
+	// FlateBomb, when > 0, appends that many bytes of spaces to the
+	// drawing instructions and compresses the stream twice (/Filter
+	// [/FlateDecode /FlateDecode]): a gigabyte of it is a few kilobytes.
+	FlateBomb int64
 }
 
 type xobject struct {
@@ -301,6 +314,10 @@ func (d *Doc) Bytes() []byte {
 			a := add(stream("/Filter /FlateDecode", deflate([]byte(ops[:cut]))))
 			b := add(stream("/Filter /FlateDecode", deflate([]byte(ops[cut:]))))
 			contents = add(fmt.Sprintf("[%d 0 R %d 0 R]", a, b))
+		} else if p.FlateBomb > 0 {
+			contents = add(stream("/Filter [/FlateDecode /FlateDecode]", deflate(spaced(p.content.String(), p.FlateBomb))))
+		} else if d.Uncompressed {
+			contents = add(stream("", []byte(p.content.String())))
 		} else {
 			// Content is compressed, as real files have it, so the decode
 			// limit is what stops an oversized page.
@@ -326,6 +343,11 @@ func (d *Doc) Bytes() []byte {
 	metadata := 0
 	if d.BrokenMetadata {
 		metadata = add("<< /Type /Metadata /Subtype /XML /Length 100000 >>\nstream\n<x:xmpmeta/>\nendstream")
+		objs[catalog-1] = fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R /Metadata %d 0 R >>", pagesObj, metadata)
+	}
+
+	if d.MetadataBomb > 0 {
+		metadata = add(stream("/Type /Metadata /Subtype /XML /Filter [/FlateDecode /FlateDecode]", deflate(spaced("<x:xmpmeta xmlns:x='adobe:ns:meta/'/>", d.MetadataBomb))))
 		objs[catalog-1] = fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R /Metadata %d 0 R >>", pagesObj, metadata)
 	}
 
@@ -360,6 +382,21 @@ func stream(dict string, data []byte) string {
 	return fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(data), data)
 }
 
+// spaced is ops followed by n spaces, zlib-compressed as it is written
+// (the spaces are never held in memory; the fastest level compresses a
+// gigabyte in a second, and compressing it again makes it a few KB).
+func spaced(ops string, n int64) []byte {
+	var out bytes.Buffer
+	w, _ := zlib.NewWriterLevel(&out, zlib.BestSpeed)
+	w.Write([]byte(ops))
+	chunk := bytes.Repeat([]byte(" "), 1<<20)
+	for ; n > 0; n -= int64(len(chunk)) {
+		w.Write(chunk[:min(n, int64(len(chunk)))])
+	}
+	w.Close()
+	return out.Bytes()
+}
+
 func deflate(b []byte) []byte {
 	var out bytes.Buffer
 	w, _ := zlib.NewWriterLevel(&out, zlib.BestCompression)
@@ -371,4 +408,79 @@ func deflate(b []byte) []byte {
 func escape(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `(`, `\(`, `)`, `\)`)
 	return r.Replace(s)
+}
+
+// ObjStmBomb is a two-page PDF (cross-reference stream, PDF 1.5) whose
+// first page takes its resources from an object stream (/ObjStm) that
+// decodes to padding bytes of spaces after its one object, compressed
+// twice: a gigabyte of it is a few kilobytes. Page 2 is ordinary text.
+func ObjStmBomb(padding int64) []byte {
+	const head = "7 0 "
+	obj := "<< /Font << /F1 9 0 R >> >>"
+	objstm := deflate(spaced(head+obj, padding))
+	text := deflate([]byte("BT /F1 24 Tf 72 700 Td (An Ordinary Page) Tj ET\n"))
+	objs := map[int]string{
+		1: "<< /Type /Catalog /Pages 2 0 R >>",
+		2: "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+		3: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources 7 0 R /Contents 5 0 R >>",
+		4: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 9 0 R >> >> /Contents 8 0 R >>",
+		5: stream("/Filter /FlateDecode", text),
+		6: stream(fmt.Sprintf("/Type /ObjStm /N 1 /First %d /Filter [/FlateDecode /FlateDecode]", len(head)), objstm),
+		8: stream("/Filter /FlateDecode", text),
+		9: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+	}
+	var buf bytes.Buffer
+	buf.WriteString("%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
+	offsets := map[int]int{}
+	for n := 1; n <= 9; n++ {
+		if o, ok := objs[n]; ok {
+			offsets[n] = buf.Len()
+			fmt.Fprintf(&buf, "%d 0 obj\n%s\nendobj\n", n, o)
+		}
+	}
+	// Entries of 1+4+2 bytes: type, offset (or object stream), generation
+	// (or index in the object stream).
+	const size = 11
+	offsets[10] = buf.Len()
+	var xref bytes.Buffer
+	for n := range size {
+		switch {
+		case n == 0:
+			xref.Write([]byte{0, 0, 0, 0, 0, 0xff, 0xff})
+		case n == 7:
+			xref.Write([]byte{2, 0, 0, 0, 6, 0, 0})
+		default:
+			o := offsets[n]
+			xref.Write([]byte{1, byte(o >> 24), byte(o >> 16), byte(o >> 8), byte(o), 0, 0})
+		}
+	}
+	fmt.Fprintf(&buf, "10 0 obj\n%s\nendobj\n", stream(fmt.Sprintf("/Type /XRef /Size %d /W [1 4 2] /Root 1 0 R", size), xref.Bytes()))
+	fmt.Fprintf(&buf, "startxref\n%d\n%%%%EOF\n", offsets[10])
+	return buf.Bytes()
+}
+
+// Encrypt encrypts a PDF with pdfcpu: RC4 (40 or 128 bits) or AES (128 or
+// 256), with owner password "owner" and the given user password ("" opens
+// it without one, as files that only restrict copying or printing do).
+func Encrypt(plain []byte, aes bool, bits int, userPW string) ([]byte, error) {
+	conf := model.NewRC4Configuration(userPW, "owner", bits)
+	if aes {
+		conf = model.NewAESConfiguration(userPW, "owner", bits)
+	}
+	var out bytes.Buffer
+	if err := api.Encrypt(bytes.NewReader(plain), &out, conf); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// DamageStartXRef points a PDF's startxref nowhere, so readers rebuild
+// its cross-reference table by scanning the objects.
+func DamageStartXRef(b []byte) []byte {
+	at := bytes.LastIndex(b, []byte("startxref"))
+	if at < 0 {
+		return b
+	}
+	end := at + bytes.Index(b[at:], []byte("%%EOF"))
+	return slices.Concat(b[:at], []byte("startxref\n999999\n"), b[end:])
 }
