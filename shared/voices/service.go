@@ -151,7 +151,10 @@ func (s *Service) fromSpec(id string, spec Spec) (Voice, error) {
 	return v, Validate(v)
 }
 
-// Delete removes a voice; version 0 removes any version.
+// Delete removes a voice; version 0 removes any version. A clone leaves
+// nothing of the speaker behind: the engine's copy goes first (an engine
+// that fails keeps everything here, so the delete can be retried), then
+// the recording and the preview (every version of them), then the record.
 func (s *Service) Delete(ctx context.Context, id string, version int64) error {
 	v, err := s.Get(ctx, id)
 	if err != nil {
@@ -160,7 +163,48 @@ func (s *Service) Delete(ctx context.Context, id string, version int64) error {
 	if v.ReadOnly() {
 		return fmt.Errorf("%w: %s (%s) comes with %s", ErrReadOnly, v.Name, id, v.Engine)
 	}
+	if v.Source == SourceClone {
+		if version != 0 && version != v.Version {
+			return fmt.Errorf("%w: %s is at version %d, not %d", ErrStale, id, v.Version, version)
+		}
+		if err := s.forgetClone(ctx, v); err != nil {
+			return err
+		}
+	}
 	return s.store.Delete(ctx, id, version)
+}
+
+// forgetClone deletes a clone on its engine and purges its recording and
+// preview. A card that is gone cannot be reached: the engine's copy is
+// then the user's to remove, and the log says so.
+func (s *Service) forgetClone(ctx context.Context, v Voice) error {
+	cloner, err := s.engines.Cloner(ctx, v.Engine)
+	switch {
+	case errors.Is(err, ErrNoEngine):
+		s.log.Warn("clone deleted without its engine card: remove it on the engine by hand", "voice", v.ID, "engine", v.Engine, "engine_voice", v.EngineVoice, "err", err)
+	case err != nil:
+		return err
+	default:
+		if err := cloner.DeleteVoice(ctx, v.EngineVoice); err != nil {
+			return engineError(v.Engine, err)
+		}
+	}
+	keys := []string{}
+	for _, f := range AudioFormats {
+		keys = append(keys, ReferenceKey(v.ID, f))
+	}
+	// The preview speaks in the speaker's voice too; a clone's is its own
+	// (the key digests the engine's voice id), never shared.
+	keys = append(keys, PreviewKey(v))
+	if v.Preview != "" && v.Preview != PreviewKey(v) {
+		keys = append(keys, v.Preview)
+	}
+	for _, k := range keys {
+		if err := s.blobs.Purge(ctx, k); err != nil {
+			return fmt.Errorf("delete the recordings of %s: %w", v.ID, err)
+		}
+	}
+	return nil
 }
 
 // Preview is a voice's sample as a client fetches it.

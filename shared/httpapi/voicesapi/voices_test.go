@@ -46,6 +46,13 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
+	return newRigOn(t, nil)
+}
+
+// newRigOn is newRig over the blob store blobsAt makes (nil: a local
+// folder); srvURL is where the rig serves.
+func newRigOn(t *testing.T, blobsAt func(srvURL string) blob.Store) *rig {
+	t.Helper()
 	if _, err := exec.LookPath("espeak-ng"); err != nil {
 		t.Fatal("espeak-ng is not installed: run `make deps` (apt-get install espeak-ng)")
 	}
@@ -64,11 +71,15 @@ func newRig(t *testing.T) *rig {
 	var handler http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
-	blobs, err := localfs.New(filepath.Join(dir, "blobs"), srv.URL, []byte("0123456789abcdef0123456789abcdef"), time.Now)
+	local, err := localfs.New(filepath.Join(dir, "blobs"), srv.URL, []byte("0123456789abcdef0123456789abcdef"), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { blobs.Close() })
+	t.Cleanup(func() { local.Close() })
+	var blobs blob.Store = local
+	if blobsAt != nil {
+		blobs = blobsAt(srv.URL)
+	}
 
 	// The wrapper logs each run that speaks, then runs the real espeak-ng.
 	runs := filepath.Join(dir, "espeak-runs")
@@ -85,7 +96,7 @@ func newRig(t *testing.T) *rig {
 
 	mux := http.NewServeMux()
 	httpapi.New(mux, "test", log, Operations(svc)...)
-	mux.Handle("/blobs/", blobs.Handler())
+	mux.Handle("/blobs/", local.Handler())
 	handler = mux
 	r := &rig{base: srv.URL, store: store, svc: svc, cards: cardSvc, keys: keys, blobs: blobs, engine: newFakeEngine(t)}
 	r.espeaks = func() int {
