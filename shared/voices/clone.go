@@ -251,7 +251,7 @@ type SaveDesignRequest struct {
 func (s *Service) SaveDesign(ctx context.Context, req SaveDesignRequest) (Voice, error) {
 	spec := req.Spec
 	spec.Source, spec.Engine, spec.EngineVoice = SourceDesign, req.Engine, "pending"
-	v, err := s.fromSpec(NewID(), spec)
+	v, err := s.handVoice(NewID(), spec) // the engine is asked below
 	if err != nil {
 		return Voice{}, err
 	}

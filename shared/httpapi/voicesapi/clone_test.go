@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -524,5 +525,48 @@ func TestDeletingACloneLeavesNothingOfTheSpeaker(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestEditAClone (issue 30): a clone's name, description, language, tags
+// and the rest are edited as any voice's; its engine voice, source and
+// consent stay, and a preview in the old language (its sample sentence is
+// English, the new one French) is deleted with the change that makes it
+// unreachable.
+func TestEditAClone(t *testing.T) {
+	r := newRig(t)
+	vs := newVoiceServer(t)
+	r.addVoiceCard(t, "chatterbox", cards.VoiceAPIChatterbox, vs.srv.URL+"/cb/v1")
+	var v voices.Voice
+	if code := r.clone(t, map[string]string{"engine": "chatterbox", "name": "Grandma Jean", "consent": "true", "consent_by": "Ann"}, "jean.wav", tone(t, 8, "wav"), &v); code != 201 {
+		t.Fatalf("clone: %d %+v", code, v)
+	}
+	var p voices.Preview
+	if code, _ := r.call(t, "POST", "/api/voices/"+v.ID+"/preview", nil, &p); code != 200 {
+		t.Fatalf("preview: %d", code)
+	}
+	r.call(t, "GET", "/api/voices/"+v.ID, nil, &v) // the preview was recorded on it
+	var edited struct {
+		voices.Voice
+		Detail string
+	}
+	code, _ := r.call(t, "PUT", "/api/voices/"+v.ID, map[string]any{
+		"name": "Jean MacLeod", "description": "Grandma reading", "language": "fr-fr", "accent": "Parisian",
+		"tags": []string{"family"}, "engine": v.Engine, "engine_voice": v.EngineVoice, "version": v.Version,
+	}, &edited)
+	if code != 200 || edited.Name != "Jean MacLeod" || edited.Language != "fr-fr" || edited.Accent != "Parisian" ||
+		edited.Source != voices.SourceClone || edited.EngineVoice != v.EngineVoice || edited.Consent == nil || edited.Consent.By != "Ann" {
+		t.Fatalf("edit of a clone: %d %+v", code, edited)
+	}
+	if _, err := r.blobs.Head(context.Background(), p.Key); !errors.Is(err, blob.ErrNotFound) {
+		t.Errorf("the preview in the old language is still stored: %v", err)
+	}
+	if _, err := r.blobs.Head(context.Background(), voices.ReferenceKey(v.ID, voices.FormatWAV)); err != nil {
+		t.Errorf("the recording went with an edit: %v", err)
+	}
+	var prob problem
+	code, _ = r.call(t, "PUT", "/api/voices/"+v.ID, map[string]any{"name": "Jean", "engine": v.Engine, "engine_voice": "someone-else"}, &prob)
+	if code != 422 || !strings.Contains(prob.Detail, "cloned as") {
+		t.Errorf("moving a clone to another engine voice: %d %+v", code, prob)
 	}
 }

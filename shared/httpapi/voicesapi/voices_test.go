@@ -256,6 +256,11 @@ func TestBadInputGetsAProblemDocument(t *testing.T) {
 		{"a clone added by hand", "POST", "/api/voices", map[string]any{"name": "A", "engine": "kokoro", "engine_voice": "af", "source": "clone"}, 422, "source"},
 		{"an upper-case tag is lowered, a 33-character one refused", "POST", "/api/voices", map[string]any{"name": "A", "engine": "kokoro", "engine_voice": "af", "tags": []string{"OK", strings.Repeat("t", 33)}}, 422, "tag"},
 		{"bad language", "POST", "/api/voices", map[string]any{"name": "A", "engine": "kokoro", "engine_voice": "af", "language": "en_GB"}, 422, "language"},
+		{"a voice on a card that does not exist", "POST", "/api/voices", spec, 422, `"kokoro"`},
+		{"a voice on a card that is not tts", "PUT", "/api/voices/new", map[string]any{"name": "A", "engine": "llm", "engine_voice": "af"}, 422, "not tts"},
+		{"an espeak-ng voice espeak-ng does not have", "POST", "/api/voices", map[string]any{"name": "A", "engine": "espeak-ng", "engine_voice": "en-zz+f2;pitch=40"}, 422, `"en-zz"`},
+		{"an espeak-ng voice that is not a name", "PUT", "/api/voices/new", map[string]any{"name": "A", "engine": "espeak-ng", "engine_voice": "en-us;pitch=400"}, 422, "pitch"},
+		{"an edit moving a voice to a card that does not exist", "PUT", "/api/voices/mine", map[string]any{"name": "A", "engine": "nowhere", "engine_voice": "af"}, 422, `"nowhere"`},
 		{"import from a card that does not exist", "POST", "/api/voices/import", map[string]any{"engine": "nowhere"}, 422, `"nowhere"`},
 		{"import from a card that is not tts", "POST", "/api/voices/import", map[string]any{"engine": "llm"}, 422, "not tts"},
 		{"preview of a voice on a non-tts card", "POST", "/api/voices/on-llm/preview", nil, 422, "not tts"},
@@ -279,6 +284,7 @@ func TestBadInputGetsAProblemDocument(t *testing.T) {
 
 func TestAddEditDeleteAVoice(t *testing.T) {
 	r := newRig(t)
+	r.addCard(t, "kokoro", cards.KindTTS)
 	var created voices.Voice
 	code, _ := r.call(t, "POST", "/api/voices", map[string]any{
 		"name": " Moira ", "engine": "kokoro", "engine_voice": "bf_emma", "language": "EN-GB",
