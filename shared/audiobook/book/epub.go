@@ -16,10 +16,13 @@ import (
 // Limits of an EPUB import. Each entry was capped, but not the whole: a
 // 158 KB EPUB whose spine listed one large document eight times unpacked
 // and parsed it eight times (10.7 GiB, 500 MB of text). A real novel sits far
-// inside these (War and Peace: about 6 MB of XHTML, 3.2 MB of text).
+// inside these (War and Peace: about 6 MB of XHTML, 3.2 MB of text, in
+// many documents: converters split at about 260 KB, as older readers need).
 const (
-	// MaxEntryBytes bounds one document of the archive unpacked.
-	MaxEntryBytes = 16 << 20
+	// MaxEntryBytes bounds one document of the archive unpacked. A document
+	// is parsed whole, and a parse costs up to 35 times its bytes (a 16 MiB
+	// document of tiny elements took 550 MiB): 4 MiB keeps it near 140 MiB.
+	MaxEntryBytes = 4 << 20
 	// MaxUnpackedBytes bounds everything read from the archive together,
 	// judged from the zip directory before anything is unpacked (Go's
 	// reader refuses an entry that unpacks past its declared size).

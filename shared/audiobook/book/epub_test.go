@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -203,6 +204,20 @@ func TestParseEPUBRefuses(t *testing.T) {
 	}
 }
 
+// manyDocs is an EPUB's files: n documents, each body, in the spine.
+func manyDocs(opf func(string, string) string, item func(string, string) string, ref func(string) string, n int, body string) map[string]string {
+	files := map[string]string{}
+	var manifest, spine strings.Builder
+	for i := range n {
+		id := fmt.Sprintf("d%d", i)
+		manifest.WriteString(item(id, id+".xhtml"))
+		spine.WriteString(ref(id))
+		files["OEBPS/"+id+".xhtml"] = body
+	}
+	files["OEBPS/content.opf"] = opf(manifest.String(), spine.String())
+	return files
+}
+
 // TestParseEPUBBounds: an EPUB is bounded as a whole, not only entry by
 // entry, and what the zip directory and spine show is refused before
 // anything is unpacked.
@@ -235,10 +250,10 @@ func TestParseEPUBBounds(t *testing.T) {
 			"OEBPS/a.xhtml": xhtml("<p>" + strings.Repeat("Jack. ", 1000) + "</p>")}, ErrTooLarge, 8 << 20},
 		{"a zip bomb document", map[string]string{"OEBPS/content.opf": opf(item("a", "a.xhtml"), ref("a")),
 			"OEBPS/a.xhtml": "<p>" + strings.Repeat(" ", 200<<20) + "</p>"}, ErrTooLarge, 8 << 20},
-		{"documents that unpack past the budget together", map[string]string{"OEBPS/content.opf": opf(item("a", "a.xhtml")+item("b", "b.xhtml")+item("c", "c.xhtml"), ref("a")+ref("b")+ref("c")),
-			"OEBPS/a.xhtml": doc(12), "OEBPS/b.xhtml": doc(12), "OEBPS/c.xhtml": doc(12)}, ErrTooLarge, 8 << 20},
-		{"text past the limit", map[string]string{"OEBPS/content.opf": opf(item("a", "a.xhtml")+item("b", "b.xhtml"), ref("a")+ref("b")),
-			"OEBPS/a.xhtml": doc(5), "OEBPS/b.xhtml": doc(5)}, ErrTooLarge, 32 * MaxTextBytes},
+		{"a document over its limit", map[string]string{"OEBPS/content.opf": opf(item("a", "a.xhtml"), ref("a")),
+			"OEBPS/a.xhtml": doc(5)}, ErrTooLarge, 8 << 20},
+		{"documents that unpack past the budget together", manyDocs(opf, item, ref, 11, doc(3)), ErrTooLarge, 8 << 20},
+		{"text past the limit", manyDocs(opf, item, ref, 3, doc(3)), ErrTooLarge, 32 * MaxTextBytes},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.files["META-INF/container.xml"] = container
