@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,8 @@ type Engines interface {
 	CardVoices(ctx context.Context, card string) (names []string, listed bool, err error)
 	// EspeakVoices lists espeak-ng's voices.
 	EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error)
+	// EspeakVariants lists espeak-ng's variants (f2, grandma).
+	EspeakVariants(ctx context.Context) ([]string, error)
 	// Cloner is the clone call of an engine; one without is an error
 	// wrapping ErrCannotClone that names the engine.
 	Cloner(ctx context.Context, engine string) (Cloner, error)
@@ -198,18 +201,25 @@ func (s *Service) checkEngine(ctx context.Context, v Voice) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	// The variant (+f2) is not checked: espeak-ng lists variants apart.
-	name, _, _ := strings.Cut(spec.Voice, "+")
+	name, variant, _ := strings.Cut(spec.Voice, "+")
 	table, err := s.engines.EspeakVoices(ctx)
 	if err != nil {
 		return fmt.Errorf("%w: espeak-ng's voices cannot be listed: %v", ErrNoEngine, err)
 	}
-	for _, e := range table {
-		if strings.EqualFold(e.Language, name) {
-			return nil
-		}
+	if !slices.ContainsFunc(table, func(e speech.EspeakVoice) bool { return strings.EqualFold(e.Language, name) }) {
+		return fmt.Errorf("%w: espeak-ng has no voice %q (espeak-ng --voices lists them)", ErrInvalid, name)
 	}
-	return fmt.Errorf("%w: espeak-ng has no voice %q (espeak-ng --voices lists them)", ErrInvalid, name)
+	if variant == "" {
+		return nil
+	}
+	variants, err := s.engines.EspeakVariants(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: espeak-ng's variants cannot be listed: %v", ErrNoEngine, err)
+	}
+	if !slices.Contains(variants, variant) {
+		return fmt.Errorf("%w: espeak-ng has no variant %q (espeak-ng --voices=variant lists them)", ErrInvalid, variant)
+	}
+	return nil
 }
 
 // Delete removes a voice; version 0 removes any version. A clone leaves

@@ -259,6 +259,7 @@ func TestBadInputGetsAProblemDocument(t *testing.T) {
 		{"a voice on a card that does not exist", "POST", "/api/voices", spec, 422, `"kokoro"`},
 		{"a voice on a card that is not tts", "PUT", "/api/voices/new", map[string]any{"name": "A", "engine": "llm", "engine_voice": "af"}, 422, "not tts"},
 		{"an espeak-ng voice espeak-ng does not have", "POST", "/api/voices", map[string]any{"name": "A", "engine": "espeak-ng", "engine_voice": "en-zz+f2;pitch=40"}, 422, `"en-zz"`},
+		{"an espeak-ng variant espeak-ng does not have", "POST", "/api/voices", map[string]any{"name": "A", "engine": "espeak-ng", "engine_voice": "en-us+nosuch"}, 422, `"nosuch"`},
 		{"an espeak-ng voice that is not a name", "PUT", "/api/voices/new", map[string]any{"name": "A", "engine": "espeak-ng", "engine_voice": "en-us;pitch=400"}, 422, "pitch"},
 		{"an edit moving a voice to a card that does not exist", "PUT", "/api/voices/mine", map[string]any{"name": "A", "engine": "nowhere", "engine_voice": "af"}, 422, `"nowhere"`},
 		{"import from a card that does not exist", "POST", "/api/voices/import", map[string]any{"engine": "nowhere"}, 422, `"nowhere"`},
@@ -318,6 +319,12 @@ func TestAddEditDeleteAVoice(t *testing.T) {
 	}
 	if code, _ := r.call(t, "DELETE", "/api/voices/"+created.ID, nil, nil); code != 404 {
 		t.Fatalf("second delete: %d", code)
+	}
+	// espeak-ng voices espeak-ng has, with a variant, pitch and rate.
+	for _, name := range []string{"en-gb-scotland", "en-gb-scotland+f2;pitch=40;rate=85", "en-us+Alex"} {
+		if code, _ := r.call(t, "POST", "/api/voices", map[string]any{"name": "Mine", "engine": "espeak-ng", "engine_voice": name}, nil); code != 201 {
+			t.Errorf("add espeak-ng voice %s: %d", name, code)
+		}
 	}
 }
 
