@@ -88,14 +88,14 @@ func seeEachOthersChanges(t *testing.T, a, b string) {
 		t.Fatalf("built-in voices: %d in a, %d in b", builtinA.Total, builtinB.Total)
 	}
 
-	send(t, "PUT", a+"/api/voices/shared-narrator", `{"name":"Shared Narrator","engine":"kokoro","engine_voice":"af_heart","tags":["calm"]}`, 201)
+	send(t, "PUT", a+"/api/voices/shared-narrator", `{"name":"Shared Narrator","engine":"espeak-ng","engine_voice":"en-gb-scotland","tags":["calm"]}`, 201)
 	visibleAtOnce(t, "a voice added in a", func() bool {
 		return status(t, b+"/api/voices/shared-narrator") == 200 && total(t, b+"/api/voices?q=shared+narrator") == 1
 	})
-	send(t, "PUT", b+"/api/voices/shared-narrator", `{"name":"Shared Narrator","engine":"kokoro","engine_voice":"af_heart","tags":["gruff"],"version":1}`, 200)
+	send(t, "PUT", b+"/api/voices/shared-narrator", `{"name":"Shared Narrator","engine":"espeak-ng","engine_voice":"en-gb-scotland","tags":["gruff"],"version":1}`, 200)
 	visibleAtOnce(t, "b's edit", func() bool { return total(t, a+"/api/voices?q=gruff") == 1 })
 	// a's view is version 1; b's edit moved it on, so a stale edit is refused.
-	send(t, "PUT", a+"/api/voices/shared-narrator", `{"name":"Lost update","engine":"kokoro","engine_voice":"af_heart","version":1}`, 409)
+	send(t, "PUT", a+"/api/voices/shared-narrator", `{"name":"Lost update","engine":"espeak-ng","engine_voice":"en-gb-scotland","version":1}`, 409)
 	send(t, "DELETE", a+"/api/voices/shared-narrator", "", 204)
 	visibleAtOnce(t, "a's delete", func() bool { return status(t, b+"/api/voices/shared-narrator") == 404 })
 }

@@ -43,6 +43,11 @@ type Store interface {
 	Head(ctx context.Context, key string) (Info, error)
 	// Delete removes the object; deleting a missing key succeeds.
 	Delete(ctx context.Context, key string) error
+	// Purge removes the object and, where the store keeps versions (a
+	// versioned S3 bucket), every earlier version of it and its delete
+	// markers: for what must leave nothing behind once deleted, such as a
+	// speaker's recording. Purging a missing key succeeds.
+	Purge(ctx context.Context, key string) error
 	// DeletePrefix removes every object whose key starts with prefix (as
 	// List matches it) and answers how many it removed. The prefix must end
 	// with "/" (a whole folder, so "issues/1/" never takes "issues/10/"),

@@ -17,6 +17,9 @@ var (
 	// ErrBadEdit: the edit cannot apply (offset outside the text, no next
 	// region, a kind that does not exist, an empty box).
 	ErrBadEdit = fault.New(fault.Invalid, "edit does not apply")
+	// ErrOtherArticle: a merge would move text out of an article the
+	// surviving region is not in.
+	ErrOtherArticle = fault.New(fault.Conflict, "the regions belong to different articles")
 )
 
 // RegionRef names a region of an issue.
@@ -93,9 +96,25 @@ func (p Page) clone() Page {
 	return p
 }
 
-// DeleteRegions removes regions (all must exist) and their place in the
-// reading order.
+// distinct refuses a set that names one id twice: the second would answer
+// "no such region" for a region that exists.
+func distinct(ids []string) error {
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			return fmt.Errorf("id %s named twice: %w", id, ErrBadEdit)
+		}
+		seen[id] = true
+	}
+	return nil
+}
+
+// DeleteRegions removes regions (all must exist, each named once) and
+// their place in the reading order.
 func DeleteRegions(p Page, ids []string) (Page, Membership, error) {
+	if err := distinct(ids); err != nil {
+		return Page{}, Membership{}, err
+	}
 	p = p.clone()
 	for _, id := range ids {
 		i, err := p.index(id)
@@ -232,7 +251,11 @@ func MergeNext(p Page, id string) (Page, string, Membership, error) {
 	if bo == "" {
 		bo = b.Text
 	}
-	a.OriginalText = strings.TrimSpace(a.OriginalText + " " + bo)
+	// Two halves of one split both remember the whole text as first read:
+	// joined again, that text is kept once, not twice.
+	if !halves(a, b) {
+		a.OriginalText = strings.TrimSpace(a.OriginalText + " " + bo)
+	}
 	a.Text = strings.TrimSpace(a.Text + " " + b.Text)
 	a.BBox = a.BBox.Union(b.BBox)
 	a.CropKey = ""
@@ -242,6 +265,30 @@ func MergeNext(p Page, id string) (Page, string, Membership, error) {
 	return p, next, Membership{Removed: []string{next}}, nil
 }
 
+// halves reports whether a and b are parts of one split region: a split
+// names the new part after the old (p1, p1s, p1ss) and gives both the
+// original text.
+func halves(a, b Region) bool {
+	return a.OriginalText != "" && a.OriginalText == b.OriginalText &&
+		(strings.HasPrefix(b.ID, a.ID) || strings.HasPrefix(a.ID, b.ID))
+}
+
+// CheckMerge refuses a merge of next into id that would take text out of
+// an article: every article holding next must hold id too. (A region in no
+// article may join one.)
+func CheckMerge(page int, id, next string, articles []Article) error {
+	holds := func(a Article, r string) bool {
+		ref := RegionRef{Page: page, Region: r}
+		return slices.Contains(a.Regions, ref) || slices.Contains(a.Images, ref)
+	}
+	for _, a := range articles {
+		if holds(a, next) && !holds(a, id) {
+			return fmt.Errorf("region %s is in article %q and %s is not: merging would take its text out of that article; move it into the same article first: %w", next, a.Title, id, ErrOtherArticle)
+		}
+	}
+	return nil
+}
+
 // SetKind re-types regions. A text region that becomes a picture folds the
 // text regions inside it into the picture (they become text-in-image); a
 // picture that becomes text drops its crop. Article membership is kept.
@@ -249,6 +296,9 @@ func MergeNext(p Page, id string) (Page, string, Membership, error) {
 func SetKind(p Page, ids []string, kind Kind) (Page, []string, error) {
 	if _, ok := Info(kind); !ok {
 		return Page{}, nil, fmt.Errorf("kind %q: %w", kind, ErrBadEdit)
+	}
+	if err := distinct(ids); err != nil {
+		return Page{}, nil, err
 	}
 	p = p.clone()
 	var recrop []string

@@ -257,6 +257,15 @@ func (e *Editor) MergeNext(ctx context.Context, issue string, page int, id strin
 		if err != nil {
 			return err
 		}
+		if next, ok := magazine.NextInOrder(p, id); ok {
+			arts, err := st.Articles()
+			if err != nil {
+				return err
+			}
+			if err := magazine.CheckMerge(page, id, next, arts); err != nil {
+				return err
+			}
+		}
 		p, gone, m, err := magazine.MergeNext(p, id)
 		if err != nil {
 			return err

@@ -594,3 +594,92 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 		t.Fatalf("current If-Match = %v", err)
 	}
 }
+
+// TestSplitThenMergeKeepsOriginalTextOnce (issue 30): both parts of a split
+// remember the whole text as first read; merging them again, in one step
+// or two, keeps that text once, where it was doubled.
+func TestSplitThenMergeKeepsOriginalTextOnce(t *testing.T) {
+	e, repo, _ := fixture(t)
+	ctx := context.Background()
+	const whole = "First paragraph. Second sentence here."
+	parts, _, err := e.Split(ctx, issueID, 1, "p1", len("First paragraph."), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.Split(ctx, issueID, 1, parts[1].ID, len("Second"), 0); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, _, _, err := e.MergeNext(ctx, issueID, 1, "p1", 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, _ := storedPage(t, repo)
+	r, _ := region(p, "p1")
+	if r.Text != whole || r.OriginalText != whole {
+		t.Fatalf("split twice and merged back: text %q, original_text %q; want both %q", r.Text, r.OriginalText, whole)
+	}
+	// Two regions that were never one keep both texts.
+	if _, _, _, err := e.MergeNext(ctx, issueID, 1, "p1", 0); err != nil {
+		t.Fatal(err)
+	}
+	p, _ = storedPage(t, repo)
+	if r, _ := region(p, "p1"); r.OriginalText != whole+" Third paragraph." {
+		t.Errorf("merged with the next paragraph: original_text %q", r.OriginalText)
+	}
+}
+
+// TestMergeNeverTakesTextOutOfAnotherArticle (issue 30): merging a region
+// with the next one in the reading order is refused (409, nothing written)
+// when the next one is in an article the first is not in; into a region of
+// its own article, or from no article, it merges.
+func TestMergeNeverTakesTextOutOfAnotherArticle(t *testing.T) {
+	e, repo, _ := fixture(t)
+	ctx := context.Background()
+	p, _ := storedPage(t, repo)
+	if next, _ := magazine.NextInOrder(p, "p1"); next != "p2" {
+		t.Fatalf("the fixture reads %s after p1, not p2", next)
+	}
+	if _, _, err := e.CreateArticle(ctx, issueID, "Harbour", []magazine.RegionRef{ref("h1"), ref("p1")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.CreateArticle(ctx, issueID, "Letters", []magazine.RegionRef{ref("p2")}); err != nil {
+		t.Fatal(err)
+	}
+	before := records(t, e)
+	_, _, _, err := e.MergeNext(ctx, issueID, 1, "p1", 0)
+	refused(t, e, before, err, magazine.ErrOtherArticle, "merge across articles")
+	if err == nil || !strings.Contains(err.Error(), `"Letters"`) {
+		t.Errorf("the refusal does not name the article: %v", err)
+	}
+	// Not in an article, p1 still may not take p2's text out of Letters.
+	for _, a := range articles(t, e) {
+		if a.Title == "Harbour" {
+			if _, err := e.DeleteArticle(ctx, issueID, a.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	before = records(t, e)
+	_, _, _, err = e.MergeNext(ctx, issueID, 1, "p1", 0)
+	refused(t, e, before, err, magazine.ErrOtherArticle, "merge out of an article")
+}
+
+// TestBulkNamingOneIDTwiceIsInvalid (issue 30): a selected set that names a
+// region twice is a 422 saying so, not a 404 for a region that exists, and
+// nothing is written.
+func TestBulkNamingOneIDTwiceIsInvalid(t *testing.T) {
+	e, _, _ := fixture(t)
+	ctx := context.Background()
+	before := records(t, e)
+	_, err := e.DeleteRegions(ctx, issueID, 1, []string{"p1", "p2", "p1"}, 0)
+	refused(t, e, before, err, magazine.ErrBadEdit, "bulk delete")
+	if err == nil || !strings.Contains(err.Error(), "p1 named twice") {
+		t.Errorf("bulk delete: %v", err)
+	}
+	_, err = e.SetKinds(ctx, issueID, 1, []string{"p2", "p2"}, magazine.KindPullQuote, 0)
+	refused(t, e, before, err, magazine.ErrBadEdit, "bulk type change")
+	if err == nil || !strings.Contains(err.Error(), "p2 named twice") {
+		t.Errorf("bulk type change: %v", err)
+	}
+}

@@ -19,6 +19,9 @@ type Cloner interface {
 	// Clone answers the engine's own id of the new voice; name is a
 	// suggestion the engine may use for it.
 	Clone(ctx context.Context, name string, ref speech.Reference) (engineVoice string, err error)
+	// DeleteVoice removes a clone and the recording it was made from from
+	// the engine; one the engine no longer has is not an error.
+	DeleteVoice(ctx context.Context, engineVoice string) error
 }
 
 // Designer makes voices from a description.
@@ -248,7 +251,7 @@ type SaveDesignRequest struct {
 func (s *Service) SaveDesign(ctx context.Context, req SaveDesignRequest) (Voice, error) {
 	spec := req.Spec
 	spec.Source, spec.Engine, spec.EngineVoice = SourceDesign, req.Engine, "pending"
-	v, err := s.fromSpec(NewID(), spec)
+	v, err := s.handVoice(NewID(), spec) // the engine is asked below
 	if err != nil {
 		return Voice{}, err
 	}

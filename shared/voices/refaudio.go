@@ -28,6 +28,9 @@ const (
 	FormatOGG AudioFormat = "ogg"
 )
 
+// AudioFormats lists every format a reference may have.
+var AudioFormats = []AudioFormat{FormatWAV, FormatMP3, FormatM4A, FormatOGG}
+
 // ContentType is the format's media type.
 func (f AudioFormat) ContentType() string {
 	return map[AudioFormat]string{FormatWAV: "audio/wav", FormatMP3: "audio/mpeg", FormatM4A: "audio/mp4", FormatOGG: "audio/ogg"}[f]

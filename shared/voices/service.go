@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lectern/lectern/shared/blob"
@@ -22,6 +24,8 @@ type Engines interface {
 	CardVoices(ctx context.Context, card string) (names []string, listed bool, err error)
 	// EspeakVoices lists espeak-ng's voices.
 	EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error)
+	// EspeakVariants lists espeak-ng's variants (f2, grandma).
+	EspeakVariants(ctx context.Context) ([]string, error)
 	// Cloner is the clone call of an engine; one without is an error
 	// wrapping ErrCannotClone that names the engine.
 	Cloner(ctx context.Context, engine string) (Cloner, error)
@@ -84,7 +88,7 @@ func (s *Service) Get(ctx context.Context, id string) (Voice, error) {
 
 // Create adds a voice under a new id.
 func (s *Service) Create(ctx context.Context, spec Spec) (Voice, error) {
-	v, err := s.fromSpec(NewID(), spec)
+	v, err := s.fromSpec(ctx, NewID(), spec)
 	if err != nil {
 		return Voice{}, err
 	}
@@ -93,14 +97,16 @@ func (s *Service) Create(ctx context.Context, spec Spec) (Voice, error) {
 
 // Put creates the voice id, or edits it (created says which). Source,
 // creation time and consent stay as they were; the preview stays only while
-// the engine, its voice and the language do.
+// the engine, its voice and the language do. A clone's name, description,
+// language, accent, gender, age and tags may change, not the engine voice
+// it was cloned as.
 func (s *Service) Put(ctx context.Context, id string, spec Spec) (v Voice, created bool, err error) {
 	if err := CheckID(id); err != nil {
 		return Voice{}, false, err
 	}
 	old, err := s.store.Get(ctx, id)
 	if errors.Is(err, ErrNotFound) {
-		v, err := s.fromSpec(id, spec)
+		v, err := s.fromSpec(ctx, id, spec)
 		if err != nil {
 			return Voice{}, false, err
 		}
@@ -120,38 +126,106 @@ func (s *Service) Put(ctx context.Context, id string, spec Spec) (v Voice, creat
 		return Voice{}, false, fmt.Errorf("%w: source stays %s", ErrInvalid, old.Source)
 	}
 	spec.Source = old.Source
-	next, err := s.fromSpec(id, spec)
-	if err != nil {
+	if old.Source == SourceClone && (spec.Engine != old.Engine || spec.EngineVoice != old.EngineVoice) {
+		return Voice{}, false, fmt.Errorf("%w: a clone stays the voice %s of engine %s it was cloned as; clone again for another", ErrInvalid, old.EngineVoice, old.Engine)
+	}
+	next := specVoice(id, spec, s.clock().UTC())
+	next.Created, next.Consent, next.Version = old.Created, old.Consent, old.Version
+	if err := Validate(next); err != nil {
 		return Voice{}, false, err
 	}
-	next.Created, next.Consent, next.Version = old.Created, old.Consent, old.Version
+	if next.Engine != old.Engine || next.EngineVoice != old.EngineVoice {
+		if err := s.checkEngine(ctx, next); err != nil {
+			return Voice{}, false, err
+		}
+	}
 	if PreviewKey(next) == PreviewKey(old) {
 		next.Preview = old.Preview
 	}
-	v, err = s.store.Update(ctx, next)
-	return v, false, err
+	if v, err = s.store.Update(ctx, next); err != nil {
+		return Voice{}, false, err
+	}
+	// A clone's old preview speaks in the speaker's voice and nothing
+	// would find it again.
+	if old.Source == SourceClone && old.Preview != "" && old.Preview != v.Preview {
+		if err := s.blobs.Purge(ctx, old.Preview); err != nil {
+			s.log.Warn("a clone's old preview was not deleted", "voice", id, "key", old.Preview, "err", err)
+		}
+	}
+	return v, false, nil
 }
 
-// fromSpec makes a checked voice record from a user's spec.
-func (s *Service) fromSpec(id string, spec Spec) (Voice, error) {
+// specVoice is the voice record a user's spec describes, unchecked.
+func specVoice(id string, spec Spec, now time.Time) Voice {
 	src := spec.Source
 	if src == "" {
 		src = SourceEngine
 	}
-	now := s.clock().UTC()
-	v := Normalize(Voice{
+	return Normalize(Voice{
 		ID: id, Name: spec.Name, Description: spec.Description, Language: spec.Language,
 		Accent: spec.Accent, Gender: spec.Gender, Age: spec.Age, Tags: spec.Tags,
 		Source: src, Engine: spec.Engine, EngineVoice: spec.EngineVoice,
 		Created: now, Updated: now,
 	})
+}
+
+// fromSpec makes a checked voice record from a user's spec for a voice
+// added by hand, on an engine this instance has.
+func (s *Service) fromSpec(ctx context.Context, id string, spec Spec) (Voice, error) {
+	v, err := s.handVoice(id, spec)
+	if err != nil {
+		return Voice{}, err
+	}
+	return v, s.checkEngine(ctx, v)
+}
+
+// handVoice is fromSpec before the engine is asked.
+func (s *Service) handVoice(id string, spec Spec) (Voice, error) {
+	v := specVoice(id, spec, s.clock().UTC())
 	if v.Source == SourceBuiltin || v.Source == SourceClone {
 		return Voice{}, fmt.Errorf("%w: %s voices are not added by hand (built-in voices come from espeak-ng, clones from the clone call)", ErrInvalid, v.Source)
 	}
 	return v, Validate(v)
 }
 
-// Delete removes a voice; version 0 removes any version.
+// checkEngine refuses a voice no engine of this instance has: an engine
+// card that does not exist (or is no TTS card), or a name espeak-ng does
+// not list. espeak-ng would speak an unknown name in its default voice
+// without a word, so the library would hold a voice that is not one.
+func (s *Service) checkEngine(ctx context.Context, v Voice) error {
+	if v.Engine != BuiltinEngine {
+		_, err := s.engines.Speaker(ctx, v.Engine)
+		return err
+	}
+	spec, err := speech.ParseEspeakSpec(v.EngineVoice)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	name, variant, _ := strings.Cut(spec.Voice, "+")
+	table, err := s.engines.EspeakVoices(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: espeak-ng's voices cannot be listed: %v", ErrNoEngine, err)
+	}
+	if !slices.ContainsFunc(table, func(e speech.EspeakVoice) bool { return strings.EqualFold(e.Language, name) }) {
+		return fmt.Errorf("%w: espeak-ng has no voice %q (espeak-ng --voices lists them)", ErrInvalid, name)
+	}
+	if variant == "" {
+		return nil
+	}
+	variants, err := s.engines.EspeakVariants(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: espeak-ng's variants cannot be listed: %v", ErrNoEngine, err)
+	}
+	if !slices.Contains(variants, variant) {
+		return fmt.Errorf("%w: espeak-ng has no variant %q (espeak-ng --voices=variant lists them)", ErrInvalid, variant)
+	}
+	return nil
+}
+
+// Delete removes a voice; version 0 removes any version. A clone leaves
+// nothing of the speaker behind: the engine's copy goes first (an engine
+// that fails keeps everything here, so the delete can be retried), then
+// the recording and the preview (every version of them), then the record.
 func (s *Service) Delete(ctx context.Context, id string, version int64) error {
 	v, err := s.Get(ctx, id)
 	if err != nil {
@@ -160,7 +234,48 @@ func (s *Service) Delete(ctx context.Context, id string, version int64) error {
 	if v.ReadOnly() {
 		return fmt.Errorf("%w: %s (%s) comes with %s", ErrReadOnly, v.Name, id, v.Engine)
 	}
+	if v.Source == SourceClone {
+		if version != 0 && version != v.Version {
+			return fmt.Errorf("%w: %s is at version %d, not %d", ErrStale, id, v.Version, version)
+		}
+		if err := s.forgetClone(ctx, v); err != nil {
+			return err
+		}
+	}
 	return s.store.Delete(ctx, id, version)
+}
+
+// forgetClone deletes a clone on its engine and purges its recording and
+// preview. A card that is gone cannot be reached: the engine's copy is
+// then the user's to remove, and the log says so.
+func (s *Service) forgetClone(ctx context.Context, v Voice) error {
+	cloner, err := s.engines.Cloner(ctx, v.Engine)
+	switch {
+	case errors.Is(err, ErrNoEngine):
+		s.log.Warn("clone deleted without its engine card: remove it on the engine by hand", "voice", v.ID, "engine", v.Engine, "engine_voice", v.EngineVoice, "err", err)
+	case err != nil:
+		return err
+	default:
+		if err := cloner.DeleteVoice(ctx, v.EngineVoice); err != nil {
+			return engineError(v.Engine, err)
+		}
+	}
+	keys := []string{}
+	for _, f := range AudioFormats {
+		keys = append(keys, ReferenceKey(v.ID, f))
+	}
+	// The preview speaks in the speaker's voice too; a clone's is its own
+	// (the key digests the engine's voice id), never shared.
+	keys = append(keys, PreviewKey(v))
+	if v.Preview != "" && v.Preview != PreviewKey(v) {
+		keys = append(keys, v.Preview)
+	}
+	for _, k := range keys {
+		if err := s.blobs.Purge(ctx, k); err != nil {
+			return fmt.Errorf("delete the recordings of %s: %w", v.ID, err)
+		}
+	}
+	return nil
 }
 
 // Preview is a voice's sample as a client fetches it.

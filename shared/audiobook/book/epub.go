@@ -13,9 +13,25 @@ import (
 	"strings"
 )
 
-// maxEntry bounds one EPUB document read into memory, so a zip bomb is
-// refused rather than expanded.
-const maxEntry = 64 << 20
+// Limits of an EPUB import. Each entry was capped, but not the whole: a
+// 158 KB EPUB whose spine listed one large document eight times unpacked
+// and parsed it eight times (10.7 GiB, 500 MB of text). A real novel sits far
+// inside these (War and Peace: about 6 MB of XHTML, 3.2 MB of text, in
+// many documents: converters split at about 260 KB, as older readers need).
+const (
+	// MaxEntryBytes bounds one document of the archive unpacked. A document
+	// is parsed whole, and a parse costs up to 35 times its bytes (a 16 MiB
+	// document of tiny elements took 550 MiB): 4 MiB keeps it near 140 MiB.
+	MaxEntryBytes = 4 << 20
+	// MaxUnpackedBytes bounds everything read from the archive together,
+	// judged from the zip directory before anything is unpacked (Go's
+	// reader refuses an entry that unpacks past its declared size).
+	MaxUnpackedBytes = 32 << 20
+	// MaxTextBytes bounds the book's text.
+	MaxTextBytes = 8 << 20
+	// MaxSpineItems bounds the documents the spine lists.
+	MaxSpineItems = 4096
+)
 
 // ParseEPUB reads an EPUB (2 or 3): the spine's documents in order as plain
 // text (see the package comment), chapter titles from the EPUB 3 nav
@@ -36,18 +52,27 @@ func ParseEPUB(data []byte) (Book, error) {
 	for _, f := range zr.File {
 		files[f.Name] = f
 	}
+	// budget is what may still be unpacked; every read takes from it.
+	budget := int64(MaxUnpackedBytes)
 	read := func(name string) ([]byte, error) {
 		f := files[name]
 		if f == nil {
 			return nil, fmt.Errorf("epub: %s is missing: %w", name, ErrInvalid)
+		}
+		if f.UncompressedSize64 > MaxEntryBytes {
+			return nil, fmt.Errorf("epub: %s unpacks to %d bytes, at most %d: %w", name, f.UncompressedSize64, MaxEntryBytes, ErrTooLarge)
+		}
+		if f.UncompressedSize64 > uint64(budget) {
+			return nil, fmt.Errorf("epub: the archive unpacks to more than %d bytes: %w", MaxUnpackedBytes, ErrTooLarge)
 		}
 		rc, err := f.Open()
 		if err != nil {
 			return nil, fmt.Errorf("epub: open %s: %v: %w", name, err, ErrInvalid)
 		}
 		defer rc.Close()
-		b, err := io.ReadAll(io.LimitReader(rc, maxEntry+1))
-		if err != nil || len(b) > maxEntry {
+		b, err := io.ReadAll(io.LimitReader(rc, min(budget, MaxEntryBytes)+1))
+		budget -= int64(len(b))
+		if err != nil || budget < 0 || len(b) > MaxEntryBytes {
 			return nil, fmt.Errorf("epub: read %s: too large or broken: %w", name, ErrInvalid)
 		}
 		return b, nil
@@ -81,6 +106,9 @@ func ParseEPUB(data []byte) (Book, error) {
 		it.Href = resolve(opfPath, it.Href)
 		items[it.ID] = it
 	}
+	if err := checkSpine(opf, items, files, budget); err != nil {
+		return Book{}, err
+	}
 
 	toc, navPath := tableOfContents(opf, items, read)
 	b := Book{Title: first(opf.Metadata.Titles), Author: strings.Join(opf.Metadata.Creators, ", ")}
@@ -98,6 +126,9 @@ func ParseEPUB(data []byte) (Book, error) {
 		entries := toc[it.Href]
 		if strings.TrimSpace(doc.text) == "" || (len(entries) == 0 && len(b.Chapters) == 0 && nonSpace(doc.text) < 200) {
 			continue
+		}
+		if sb.Len()+len(doc.text) > MaxTextBytes {
+			return Book{}, fmt.Errorf("epub: the text runs past %d bytes: %w", MaxTextBytes, ErrTooLarge)
 		}
 		if sb.Len() > 0 {
 			sb.WriteString("\n\n")
@@ -122,6 +153,35 @@ func ParseEPUB(data []byte) (Book, error) {
 		}
 	}
 	return b, nil
+}
+
+// checkSpine refuses, from the package document and the zip directory
+// alone, a spine that would unpack or read too much: too many documents,
+// a document listed twice (EPUB forbids it: epubcheck's OPF-034 and
+// OPF-074), or documents that unpack past what is left of the budget.
+func checkSpine(opf opfPackage, items map[string]opfItem, files map[string]*zip.File, budget int64) error {
+	if n := len(opf.Spine.Items); n > MaxSpineItems {
+		return fmt.Errorf("epub: the spine lists %d documents, at most %d: %w", n, MaxSpineItems, ErrTooLarge)
+	}
+	seen := map[string]int{}
+	var total uint64
+	for i, ref := range opf.Spine.Items {
+		it, ok := items[ref.IDRef]
+		if !ok {
+			continue
+		}
+		if at, twice := seen[it.Href]; twice {
+			return fmt.Errorf("epub: the spine lists %s twice (items %d and %d): %w", it.Href, at+1, i+1, ErrInvalid)
+		}
+		seen[it.Href] = i
+		if f := files[it.Href]; f != nil {
+			total += f.UncompressedSize64
+		}
+	}
+	if total > uint64(budget) {
+		return fmt.Errorf("epub: the spine's documents unpack to %d bytes, at most %d: %w", total, budget, ErrTooLarge)
+	}
+	return nil
 }
 
 type opfItem struct {

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -197,6 +199,75 @@ func TestParseEPUBRefuses(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if _, err := ParseEPUB(data); !errors.Is(err, ErrInvalid) {
 				t.Errorf("err = %v, want ErrInvalid", err)
+			}
+		})
+	}
+}
+
+// manyDocs is an EPUB's files: n documents, each body, in the spine.
+func manyDocs(opf func(string, string) string, item func(string, string) string, ref func(string) string, n int, body string) map[string]string {
+	files := map[string]string{}
+	var manifest, spine strings.Builder
+	for i := range n {
+		id := fmt.Sprintf("d%d", i)
+		manifest.WriteString(item(id, id+".xhtml"))
+		spine.WriteString(ref(id))
+		files["OEBPS/"+id+".xhtml"] = body
+	}
+	files["OEBPS/content.opf"] = opf(manifest.String(), spine.String())
+	return files
+}
+
+// TestParseEPUBBounds: an EPUB is bounded as a whole, not only entry by
+// entry, and what the zip directory and spine show is refused before
+// anything is unpacked.
+func TestParseEPUBBounds(t *testing.T) {
+	doc := func(mib int) string { // about mib MiB of text in one document
+		return xhtml("<p>" + strings.Repeat("All work and no play makes Jack a dull boy. ", mib<<20/44) + "</p>")
+	}
+	opf := func(manifest, spine string) string {
+		return `<package><manifest>` + manifest + `</manifest><spine>` + spine + `</spine></package>`
+	}
+	item := func(id, href string) string {
+		return `<item id="` + id + `" href="` + href + `" media-type="application/xhtml+xml"/>`
+	}
+	ref := func(id string) string { return `<itemref idref="` + id + `"/>` }
+
+	longSpine := strings.Repeat(ref("a"), MaxSpineItems+1)
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  error
+		// most bytes refusing it may allocate: little where the directory
+		// and spine show it; the text limit is met after parsing
+		alloc uint64
+	}{
+		{"one document listed eight times", map[string]string{"OEBPS/content.opf": opf(item("a", "a.xhtml"), strings.Repeat(ref("a"), 8)),
+			"OEBPS/a.xhtml": doc(2)}, ErrInvalid, 8 << 20},
+		{"two manifest items naming one document", map[string]string{"OEBPS/content.opf": opf(item("a", "a.xhtml")+item("b", "a.xhtml"), ref("a")+ref("b")),
+			"OEBPS/a.xhtml": doc(1)}, ErrInvalid, 8 << 20},
+		{"a spine over the limit", map[string]string{"OEBPS/content.opf": opf(item("a", "a.xhtml"), longSpine),
+			"OEBPS/a.xhtml": xhtml("<p>" + strings.Repeat("Jack. ", 1000) + "</p>")}, ErrTooLarge, 8 << 20},
+		{"a zip bomb document", map[string]string{"OEBPS/content.opf": opf(item("a", "a.xhtml"), ref("a")),
+			"OEBPS/a.xhtml": "<p>" + strings.Repeat(" ", 200<<20) + "</p>"}, ErrTooLarge, 8 << 20},
+		{"a document over its limit", map[string]string{"OEBPS/content.opf": opf(item("a", "a.xhtml"), ref("a")),
+			"OEBPS/a.xhtml": doc(5)}, ErrTooLarge, 8 << 20},
+		{"documents that unpack past the budget together", manyDocs(opf, item, ref, 11, doc(3)), ErrTooLarge, 8 << 20},
+		{"text past the limit", manyDocs(opf, item, ref, 3, doc(3)), ErrTooLarge, 32 * MaxTextBytes},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.files["META-INF/container.xml"] = container
+			data := epubOf(t, c.files)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := ParseEPUB(data)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+			// The limits hold memory, not only the answer.
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > c.alloc {
+				t.Errorf("refusing it allocated %d MiB", alloc>>20)
 			}
 		})
 	}

@@ -61,6 +61,7 @@ func Run(t *testing.T, h Harness) {
 		{"get of a missing key answers ErrNotFound", getMissing},
 		{"delete then get answers ErrNotFound", deleteThenGet},
 		{"delete of a missing key succeeds", deleteMissing},
+		{"purge removes an overwritten object and nothing beside it", purgeRemoves},
 		{"list by prefix is ordered and excludes neighbours", listByPrefix},
 		{"list of an unused prefix is empty", listEmpty},
 		{"delete prefix removes one folder and nothing beside it", deletePrefix},
@@ -229,6 +230,24 @@ func deleteMissing(t *testing.T, _ Harness, f Fixture) {
 		if err := f.Store.Delete(t.Context(), "audio/ch1.mp3"); err != nil {
 			t.Errorf("delete existing then missing (try %d): %v", i+1, err)
 		}
+	}
+}
+
+func purgeRemoves(t *testing.T, _ Harness, f Fixture) {
+	ctx := t.Context()
+	put(t, f.Store, "voices/references/v-1.wav", []byte("first take"), "audio/wav")
+	put(t, f.Store, "voices/references/v-1.wav", []byte("second take"), "audio/wav")
+	put(t, f.Store, "voices/references/v-1.wav.keep", []byte("neighbour"), "audio/wav")
+	for i := range 2 { // purging what is gone succeeds
+		if err := f.Store.Purge(ctx, "voices/references/v-1.wav"); err != nil {
+			t.Fatalf("purge (try %d): %v", i+1, err)
+		}
+	}
+	if _, err := f.Store.Head(ctx, "voices/references/v-1.wav"); !errors.Is(err, blob.ErrNotFound) {
+		t.Errorf("head after purge: got %v, want ErrNotFound", err)
+	}
+	if got, _ := get(t, f.Store, "voices/references/v-1.wav.keep"); string(got) != "neighbour" {
+		t.Errorf("neighbour reads %q after purge", got)
 	}
 }
 

@@ -416,6 +416,9 @@ func (s *Store) Touch(ctx context.Context, key string) error {
 	return nil
 }
 
+// Purge is Delete: a local folder keeps no versions.
+func (s *Store) Purge(ctx context.Context, key string) error { return s.Delete(ctx, key) }
+
 // Delete removes the object and its sidecar, then prunes folders left empty
 // so the key space stays as free as S3's (an object "a" can follow "a/b").
 func (s *Store) Delete(ctx context.Context, key string) error {

@@ -232,6 +232,49 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
+// Purge deletes every version of key and every delete marker over it, one
+// listing page (and one DeleteObjects call) at a time. A plain DeleteObject
+// on a versioned bucket only hides the object behind a marker; the bytes
+// stay as a noncurrent version until a lifecycle rule expires them. On an
+// unversioned bucket the object is listed as version "null".
+func (s *Store) Purge(ctx context.Context, key string) error {
+	if err := blob.CheckKey(key); err != nil {
+		return err
+	}
+	in := &s3.ListObjectVersionsInput{Bucket: &s.bucket, Prefix: &key, MaxKeys: aws.Int32(min(s.pageSize, maxDeleteBatch))}
+	for {
+		page, err := s.client.ListObjectVersions(ctx, in)
+		if err != nil {
+			return fmt.Errorf("purge %s: list versions: %w", key, err)
+		}
+		var ids []types.ObjectIdentifier
+		for _, v := range page.Versions {
+			if aws.ToString(v.Key) == key { // the prefix also matches longer keys
+				ids = append(ids, types.ObjectIdentifier{Key: v.Key, VersionId: v.VersionId})
+			}
+		}
+		for _, m := range page.DeleteMarkers {
+			if aws.ToString(m.Key) == key {
+				ids = append(ids, types.ObjectIdentifier{Key: m.Key, VersionId: m.VersionId})
+			}
+		}
+		if len(ids) > 0 {
+			out, err := s.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: &s.bucket, Delete: &types.Delete{Objects: ids, Quiet: aws.Bool(true)}})
+			if err != nil {
+				return fmt.Errorf("purge %s: %w", key, err)
+			}
+			if len(out.Errors) > 0 {
+				e := out.Errors[0]
+				return fmt.Errorf("purge %s: version %s: %s", key, aws.ToString(e.VersionId), aws.ToString(e.Message))
+			}
+		}
+		if !aws.ToBool(page.IsTruncated) {
+			return nil
+		}
+		in.KeyMarker, in.VersionIdMarker = page.NextKeyMarker, page.NextVersionIdMarker
+	}
+}
+
 // maxDeleteBatch is how many keys one DeleteObjects call may name.
 const maxDeleteBatch = 1000
 

@@ -4,110 +4,32 @@ package s3blob
 
 import (
 	"bytes"
-	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
 
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/blob/blobtest"
+	"github.com/lectern/lectern/shared/blob/s3blob/s3test"
 )
 
-// testClient connects to the MinIO that infra/minio.sh started. The settings
-// are the ones any S3-compatible server needs: path-style bucket addressing,
-// and checksums only where an operation requires them.
-func testClient(t *testing.T, opts ...func(*s3.Options)) *s3.Client {
-	t.Helper()
-	endpoint := os.Getenv("LECTERN_TEST_S3_ENDPOINT")
-	access := os.Getenv("LECTERN_TEST_S3_ACCESS_KEY")
-	secret := os.Getenv("LECTERN_TEST_S3_SECRET_KEY")
-	if endpoint == "" || access == "" || secret == "" {
-		t.Fatal("LECTERN_TEST_S3_ENDPOINT, LECTERN_TEST_S3_ACCESS_KEY and LECTERN_TEST_S3_SECRET_KEY are not set: start MinIO with\n" +
-			"\teval \"$(bash infra/minio.sh start)\"\n" +
-			"(from the repository root; `bash infra/minio.sh stop` afterwards), or run `make test`")
-	}
-	o := s3.Options{
-		Region:                     "us-east-1",
-		BaseEndpoint:               aws.String(endpoint),
-		Credentials:                credentials.NewStaticCredentialsProvider(access, secret, ""),
-		UsePathStyle:               true,
-		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
-		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenRequired,
-	}
-	for _, fn := range opts {
-		fn(&o)
-	}
-	return s3.New(o)
-}
-
-// newBucket creates a bucket for one test and empties and removes it after.
-func newBucket(t *testing.T, client *s3.Client) string {
-	t.Helper()
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	bucket := "lectern-test-" + hex.EncodeToString(rnd[:])
-	if _, err := client.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: &bucket}); err != nil {
-		t.Fatalf("create bucket %s: %v", bucket, err)
-	}
-	t.Cleanup(func() {
-		// t.Context is already cancelled when cleanups run.
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := removeBucket(ctx, client, bucket); err != nil {
-			t.Errorf("remove bucket %s: %v", bucket, err)
-		}
-	})
-	return bucket
-}
-
-func removeBucket(ctx context.Context, client *s3.Client, bucket string) error {
-	uploads, err := client.ListMultipartUploads(ctx, &s3.ListMultipartUploadsInput{Bucket: &bucket})
-	if err != nil {
-		return err
-	}
-	for _, u := range uploads.Uploads {
-		if _, err := client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
-			Bucket: &bucket, Key: u.Key, UploadId: u.UploadId,
-		}); err != nil {
-			return err
-		}
-	}
-	pages := s3.NewListObjectsV2Paginator(client, &s3.ListObjectsV2Input{Bucket: &bucket})
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return err
-		}
-		for _, o := range page.Contents {
-			if _, err := client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &bucket, Key: o.Key}); err != nil {
-				return err
-			}
-		}
-	}
-	_, err = client.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: &bucket})
-	return err
-}
-
 func TestContract(t *testing.T) {
-	client := testClient(t)
+	client := s3test.Client(t)
 	t.Run("minio", func(t *testing.T) {
 		blobtest.Run(t, blobtest.Harness{
 			New: func(t *testing.T) blobtest.Fixture {
 				// MinIO checks expiry against its real clock, so time is waited for.
-				return blobtest.Fixture{Store: New(client, newBucket(t, client)), Elapse: time.Sleep}
+				return blobtest.Fixture{Store: New(client, s3test.Bucket(t, client, false)), Elapse: time.Sleep}
 			},
 			Client:         &http.Client{Timeout: time.Minute},
 			SignatureParam: "X-Amz-Signature",
@@ -116,8 +38,8 @@ func TestContract(t *testing.T) {
 }
 
 func TestListPagesThroughEveryResult(t *testing.T) {
-	client := testClient(t)
-	s := New(client, newBucket(t, client))
+	client := s3test.Client(t)
+	s := New(client, s3test.Bucket(t, client, false))
 	s.pageSize = 2
 	var want []string
 	for i := range 7 {
@@ -144,8 +66,8 @@ func TestListPagesThroughEveryResult(t *testing.T) {
 }
 
 func TestDeletePrefixPagesThroughEveryResult(t *testing.T) {
-	client := testClient(t)
-	s := New(client, newBucket(t, client))
+	client := s3test.Client(t)
+	s := New(client, s3test.Bucket(t, client, false))
 	s.pageSize = 2 // one DeleteObjects call per listing page
 	for i := range 7 {
 		if err := s.Put(t.Context(), fmt.Sprintf("pages/%02d.png", i), strings.NewReader("png"), "image/png"); err != nil {
@@ -167,8 +89,8 @@ func TestDeletePrefixPagesThroughEveryResult(t *testing.T) {
 // Around the part size: one PutObject below it, a multipart upload at and
 // above it, and no unfinished upload left behind either way.
 func TestPutAroundThePartSize(t *testing.T) {
-	client := testClient(t)
-	bucket := newBucket(t, client)
+	client := s3test.Client(t)
+	bucket := s3test.Bucket(t, client, false)
 	s := New(client, bucket)
 	for _, size := range []int{defaultPartSize - 1, defaultPartSize, 2 * defaultPartSize, 2*defaultPartSize + 1} {
 		data := make([]byte, size)
@@ -217,11 +139,11 @@ func TestPutAroundThePartSize(t *testing.T) {
 // The AWS wiring builds its client with the SDK's defaults (checksums
 // whenever supported); presigned PUTs and multipart Puts must work with it.
 func TestDefaultChecksumClient(t *testing.T) {
-	client := testClient(t, func(o *s3.Options) {
+	client := s3test.Client(t, func(o *s3.Options) {
 		o.RequestChecksumCalculation = aws.RequestChecksumCalculationWhenSupported
 		o.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenSupported
 	})
-	s := New(client, newBucket(t, client))
+	s := New(client, s3test.Bucket(t, client, false))
 	data := make([]byte, defaultPartSize+100)
 	_, _ = rand.Read(data)
 	if err := s.Put(t.Context(), "big", struct{ io.Reader }{bytes.NewReader(data)}, "audio/mpeg"); err != nil {
@@ -252,7 +174,7 @@ func TestDefaultChecksumClient(t *testing.T) {
 // A missing bucket is a broken deployment, not a missing object: callers
 // must not answer 404 for it.
 func TestMissingBucketIsNotErrNotFound(t *testing.T) {
-	s := New(testClient(t), "lectern-no-such-bucket")
+	s := New(s3test.Client(t), "lectern-no-such-bucket")
 	_, _, err := s.Get(t.Context(), "k")
 	if err == nil || errors.Is(err, blob.ErrNotFound) {
 		t.Errorf("get from a missing bucket: %v; want an error other than ErrNotFound", err)
@@ -267,3 +189,56 @@ func TestMissingBucketIsNotErrNotFound(t *testing.T) {
 type failReader struct{}
 
 func (failReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+// TestPurgeVersionedBucket: the media bucket is versioned (template.yaml),
+// where a delete only hides an object behind a marker. Purge leaves no
+// version and no marker of the key, over listing pages of 2, and keeps a
+// longer key the prefix listing also meets.
+func TestPurgeVersionedBucket(t *testing.T) {
+	client := s3test.Client(t)
+	bucket := s3test.Bucket(t, client, true)
+	s := New(client, bucket)
+	s.pageSize = 2
+	const key, neighbour = "voices/references/v-1.wav", "voices/references/v-1.wav.keep"
+	versions := func(k string) int {
+		out, err := client.ListObjectVersions(t.Context(), &s3.ListObjectVersionsInput{Bucket: &bucket, Prefix: aws.String(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, v := range out.Versions {
+			if aws.ToString(v.Key) == k {
+				n++
+			}
+		}
+		for _, m := range out.DeleteMarkers {
+			if aws.ToString(m.Key) == k {
+				n++
+			}
+		}
+		return n
+	}
+	for i := range 3 {
+		if err := s.Put(t.Context(), key, strings.NewReader(fmt.Sprintf("take %d", i)), "audio/wav"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Delete(t.Context(), key); err != nil { // a marker over three versions
+		t.Fatal(err)
+	}
+	if err := s.Put(t.Context(), neighbour, strings.NewReader("neighbour"), "audio/wav"); err != nil {
+		t.Fatal(err)
+	}
+	if n := versions(key); n != 4 {
+		t.Fatalf("before purge: %d versions and markers, want 4", n)
+	}
+	if err := s.Purge(t.Context(), key); err != nil {
+		t.Fatal(err)
+	}
+	if n := versions(key); n != 0 {
+		t.Errorf("after purge: %d versions and markers of %s are left", n, key)
+	}
+	if n := versions(neighbour); n != 1 {
+		t.Errorf("after purge: the neighbour has %d versions, want 1", n)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -23,6 +24,14 @@ type Chatterbox struct {
 // chatterboxName is what the server accepts as a voice name: letters,
 // digits, '_' and '-'.
 var chatterboxName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)
+
+// DeleteVoice removes the voice name and its recording from the server
+// (DELETE {base}/voices/{name}); a name the server no longer has is gone
+// already.
+func (c Chatterbox) DeleteVoice(ctx context.Context, name string) error {
+	call := voiceCall{client: c.Client, key: c.Key, auth: bearer}
+	return deleteVoice(ctx, call, strings.TrimRight(c.BaseURL, "/")+"/voices/"+url.PathEscape(name))
+}
 
 // Clone uploads ref as the voice name and answers the name the speech
 // endpoint now takes.

@@ -124,6 +124,12 @@ func (e ElevenLabs) Clone(ctx context.Context, name string, ref Reference) (stri
 	return answer.VoiceID, nil
 }
 
+// DeleteVoice removes a voice of the account (DELETE /voices/{voice_id}),
+// with the samples it was cloned from; one already gone is not an error.
+func (e ElevenLabs) DeleteVoice(ctx context.Context, voiceID string) error {
+	return deleteVoice(ctx, e.call(), e.url("/voices/"+url.PathEscape(voiceID)))
+}
+
 // Design asks POST /text-to-voice/design for voices matching description,
 // each with a sample reading text (or a text of the engine's own when
 // text is shorter than the 100 characters it needs).

@@ -125,6 +125,26 @@ func (e Espeak) VoiceTable(ctx context.Context) ([]EspeakVoice, error) {
 	return parseVoiceTable(stdout)
 }
 
+// Variants lists the variants espeak-ng has (f2, grandma, Alex: what
+// follows "+" in a voice name), from `espeak-ng --voices=variant`.
+func (e Espeak) Variants(ctx context.Context) ([]string, error) {
+	stdout, _, err := e.run(ctx, nil, "--voices=variant")
+	if err != nil {
+		return nil, err
+	}
+	table, err := parseVoiceTable(stdout)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, v := range table {
+		if name, ok := strings.CutPrefix(v.File, "!v/"); ok {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
 // run starts the command with args, bounded by the timeout, and returns its
 // standard output and trimmed standard error.
 func (e Espeak) run(ctx context.Context, stdin *strings.Reader, args ...string) ([]byte, string, error) {

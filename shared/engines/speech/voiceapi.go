@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -96,6 +97,17 @@ func (c voiceCall) do(ctx context.Context, method, endpoint, contentType string,
 		}
 	}
 	return data, resp.Header.Get("Content-Type"), nil
+}
+
+// deleteVoice sends a voice delete; the engine's 404 means the voice is
+// gone already, which is what the caller wants.
+func deleteVoice(ctx context.Context, call voiceCall, endpoint string) error {
+	_, _, err := call.do(ctx, http.MethodDelete, endpoint, "", nil, nil)
+	var ee *EngineError
+	if errors.As(err, &ee) && ee.Status == http.StatusNotFound {
+		return nil
+	}
+	return err
 }
 
 // statusError files a refused call: 401/403 is the key's fault, other 4xx

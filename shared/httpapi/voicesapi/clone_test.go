@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -17,6 +18,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/blob/s3blob"
+	"github.com/lectern/lectern/shared/blob/s3blob/s3test"
 	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/voices"
@@ -35,6 +42,9 @@ type voiceServer struct {
 	designed []string // descriptions
 	saved    []string // generated ids saved
 	keys     []string // xi-api-key values seen
+	deleted  []string // voice names or ids deleted
+	// deleteStatus, when set, is what a voice delete answers.
+	deleteStatus int
 }
 
 func newVoiceServer(t *testing.T) *voiceServer {
@@ -57,6 +67,19 @@ func (v *voiceServer) serve(w http.ResponseWriter, r *http.Request) {
 		v.keys = append(v.keys, k)
 	}
 	switch {
+	case r.Method == http.MethodDelete && (strings.HasPrefix(r.URL.Path, "/cb/v1/voices/") || strings.HasPrefix(r.URL.Path, "/el/v1/voices/")):
+		name := r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]
+		if v.deleteStatus != 0 {
+			http.Error(w, `{"detail":"busy"}`, v.deleteStatus)
+			return
+		}
+		if _, ok := v.uploads[name]; !ok {
+			http.Error(w, `{"detail":"voice not found"}`, http.StatusNotFound)
+			return
+		}
+		delete(v.uploads, name)
+		v.deleted = append(v.deleted, name)
+		_ = json.NewEncoder(w).Encode(map[string]any{"message": "Voice deleted"})
 	case r.Method == http.MethodPost && (r.URL.Path == "/cb/v1/voices" || r.URL.Path == "/el/v1/voices/add"):
 		fileField, nameField := "voice_file", "voice_name"
 		if strings.HasPrefix(r.URL.Path, "/el/") {
@@ -415,5 +438,135 @@ func TestDesignRefusesEnginesWithoutADesignCall(t *testing.T) {
 	}
 	if vs.calls() != 0 {
 		t.Errorf("engine called %d times", vs.calls())
+	}
+}
+
+// TestDeletingACloneLeavesNothingOfTheSpeaker (issue 30): deleting a clone
+// removes it on the engine that holds it (Chatterbox and ElevenLabs each by
+// their own delete call), and its recording and preview from the blob
+// store: a local folder, and MinIO with a versioned bucket as the
+// template's media bucket is, where no version of either is left. An
+// engine that fails the delete keeps everything, so it can be retried.
+func TestDeletingACloneLeavesNothingOfTheSpeaker(t *testing.T) {
+	s3Client := s3test.Client(t)
+	var bucket string // the bucket of the subtest running
+	for _, store := range []struct {
+		name string
+		at   func(string) blob.Store
+	}{
+		{"local folder", nil},
+		{"versioned S3 bucket", func(string) blob.Store {
+			bucket = s3test.Bucket(t, s3Client, true)
+			return s3blob.New(s3Client, bucket)
+		}},
+	} {
+		for _, engine := range []struct {
+			name string
+			api  cards.VoiceAPI
+			path string
+			file string
+		}{{"chatterbox", cards.VoiceAPIChatterbox, "/cb/v1", "jean.wav"}, {"eleven", cards.VoiceAPIElevenLabs, "/el/v1", "jean.mp3"}} {
+			t.Run(store.name+"/"+engine.name, func(t *testing.T) {
+				r := newRigOn(t, store.at)
+				vs := newVoiceServer(t)
+				r.addVoiceCard(t, engine.name, engine.api, vs.srv.URL+engine.path)
+				var v voices.Voice
+				ext := filepath.Ext(engine.file)[1:]
+				if code := r.clone(t, map[string]string{"engine": engine.name, "name": "Grandma Jean", "consent": "true"}, engine.file, tone(t, 8, ext), &v); code != 201 {
+					t.Fatalf("clone: %d %+v", code, v)
+				}
+				if code, _ := r.call(t, "POST", "/api/voices/"+v.ID+"/preview", nil, nil); code != 200 {
+					t.Fatalf("preview: %d", code)
+				}
+				left := func() []string { // what the blob store holds of voices
+					infos, err := r.blobs.List(context.Background(), "voices/")
+					if err != nil {
+						t.Fatal(err)
+					}
+					var keys []string
+					for _, in := range infos {
+						keys = append(keys, in.Key)
+					}
+					return keys
+				}
+				if n := len(left()); n != 2 {
+					t.Fatalf("before delete the store holds %v, want the recording and the preview", left())
+				}
+
+				vs.deleteStatus = http.StatusServiceUnavailable
+				if code, _ := r.call(t, "DELETE", "/api/voices/"+v.ID, nil, nil); code != http.StatusBadGateway {
+					t.Fatalf("delete while the engine fails: %d, want 502", code)
+				}
+				if code, _ := r.call(t, "GET", "/api/voices/"+v.ID, nil, nil); code != 200 || len(left()) != 2 {
+					t.Fatalf("a failed engine delete lost the voice (%d) or its files (%v)", code, left())
+				}
+
+				vs.deleteStatus = 0
+				if code, _ := r.call(t, "DELETE", "/api/voices/"+v.ID, nil, nil); code != http.StatusNoContent {
+					t.Fatalf("delete: %d", code)
+				}
+				if len(vs.deleted) != 1 || vs.deleted[0] != v.EngineVoice || len(vs.uploads) != 0 {
+					t.Errorf("engine deleted %v (holds %d voices), want %s gone", vs.deleted, len(vs.uploads), v.EngineVoice)
+				}
+				if keys := left(); len(keys) != 0 {
+					t.Errorf("the blob store still holds %v", keys)
+				}
+				if store.at != nil {
+					versions, err := s3Client.ListObjectVersions(context.Background(), &s3.ListObjectVersionsInput{Bucket: &bucket, Prefix: aws.String("voices/")})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if n := len(versions.Versions) + len(versions.DeleteMarkers); n != 0 {
+						t.Errorf("the bucket keeps %d versions or markers of the speaker", n)
+					}
+				}
+				if code, _ := r.call(t, "GET", "/api/voices/"+v.ID, nil, nil); code != http.StatusNotFound {
+					t.Errorf("get after delete: %d", code)
+				}
+			})
+		}
+	}
+}
+
+// TestEditAClone (issue 30): a clone's name, description, language, tags
+// and the rest are edited as any voice's; its engine voice, source and
+// consent stay, and a preview in the old language (its sample sentence is
+// English, the new one French) is deleted with the change that makes it
+// unreachable.
+func TestEditAClone(t *testing.T) {
+	r := newRig(t)
+	vs := newVoiceServer(t)
+	r.addVoiceCard(t, "chatterbox", cards.VoiceAPIChatterbox, vs.srv.URL+"/cb/v1")
+	var v voices.Voice
+	if code := r.clone(t, map[string]string{"engine": "chatterbox", "name": "Grandma Jean", "consent": "true", "consent_by": "Ann"}, "jean.wav", tone(t, 8, "wav"), &v); code != 201 {
+		t.Fatalf("clone: %d %+v", code, v)
+	}
+	var p voices.Preview
+	if code, _ := r.call(t, "POST", "/api/voices/"+v.ID+"/preview", nil, &p); code != 200 {
+		t.Fatalf("preview: %d", code)
+	}
+	r.call(t, "GET", "/api/voices/"+v.ID, nil, &v) // the preview was recorded on it
+	var edited struct {
+		voices.Voice
+		Detail string
+	}
+	code, _ := r.call(t, "PUT", "/api/voices/"+v.ID, map[string]any{
+		"name": "Jean MacLeod", "description": "Grandma reading", "language": "fr-fr", "accent": "Parisian",
+		"tags": []string{"family"}, "engine": v.Engine, "engine_voice": v.EngineVoice, "version": v.Version,
+	}, &edited)
+	if code != 200 || edited.Name != "Jean MacLeod" || edited.Language != "fr-fr" || edited.Accent != "Parisian" ||
+		edited.Source != voices.SourceClone || edited.EngineVoice != v.EngineVoice || edited.Consent == nil || edited.Consent.By != "Ann" {
+		t.Fatalf("edit of a clone: %d %+v", code, edited)
+	}
+	if _, err := r.blobs.Head(context.Background(), p.Key); !errors.Is(err, blob.ErrNotFound) {
+		t.Errorf("the preview in the old language is still stored: %v", err)
+	}
+	if _, err := r.blobs.Head(context.Background(), voices.ReferenceKey(v.ID, voices.FormatWAV)); err != nil {
+		t.Errorf("the recording went with an edit: %v", err)
+	}
+	var prob problem
+	code, _ = r.call(t, "PUT", "/api/voices/"+v.ID, map[string]any{"name": "Jean", "engine": v.Engine, "engine_voice": "someone-else"}, &prob)
+	if code != 422 || !strings.Contains(prob.Detail, "cloned as") {
+		t.Errorf("moving a clone to another engine voice: %d %+v", code, prob)
 	}
 }

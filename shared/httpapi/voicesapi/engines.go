@@ -73,3 +73,7 @@ func (e engineSet) CardVoices(ctx context.Context, card string) ([]string, bool,
 func (e engineSet) EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error) {
 	return e.espeak.VoiceTable(ctx)
 }
+
+func (e engineSet) EspeakVariants(ctx context.Context) ([]string, error) {
+	return e.espeak.Variants(ctx)
+}

@@ -46,6 +46,13 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
+	return newRigOn(t, nil)
+}
+
+// newRigOn is newRig over the blob store blobsAt makes (nil: a local
+// folder); srvURL is where the rig serves.
+func newRigOn(t *testing.T, blobsAt func(srvURL string) blob.Store) *rig {
+	t.Helper()
 	if _, err := exec.LookPath("espeak-ng"); err != nil {
 		t.Fatal("espeak-ng is not installed: run `make deps` (apt-get install espeak-ng)")
 	}
@@ -64,11 +71,15 @@ func newRig(t *testing.T) *rig {
 	var handler http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
-	blobs, err := localfs.New(filepath.Join(dir, "blobs"), srv.URL, []byte("0123456789abcdef0123456789abcdef"), time.Now)
+	local, err := localfs.New(filepath.Join(dir, "blobs"), srv.URL, []byte("0123456789abcdef0123456789abcdef"), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { blobs.Close() })
+	t.Cleanup(func() { local.Close() })
+	var blobs blob.Store = local
+	if blobsAt != nil {
+		blobs = blobsAt(srv.URL)
+	}
 
 	// The wrapper logs each run that speaks, then runs the real espeak-ng.
 	runs := filepath.Join(dir, "espeak-runs")
@@ -85,7 +96,7 @@ func newRig(t *testing.T) *rig {
 
 	mux := http.NewServeMux()
 	httpapi.New(mux, "test", log, Operations(svc)...)
-	mux.Handle("/blobs/", blobs.Handler())
+	mux.Handle("/blobs/", local.Handler())
 	handler = mux
 	r := &rig{base: srv.URL, store: store, svc: svc, cards: cardSvc, keys: keys, blobs: blobs, engine: newFakeEngine(t)}
 	r.espeaks = func() int {
@@ -245,6 +256,12 @@ func TestBadInputGetsAProblemDocument(t *testing.T) {
 		{"a clone added by hand", "POST", "/api/voices", map[string]any{"name": "A", "engine": "kokoro", "engine_voice": "af", "source": "clone"}, 422, "source"},
 		{"an upper-case tag is lowered, a 33-character one refused", "POST", "/api/voices", map[string]any{"name": "A", "engine": "kokoro", "engine_voice": "af", "tags": []string{"OK", strings.Repeat("t", 33)}}, 422, "tag"},
 		{"bad language", "POST", "/api/voices", map[string]any{"name": "A", "engine": "kokoro", "engine_voice": "af", "language": "en_GB"}, 422, "language"},
+		{"a voice on a card that does not exist", "POST", "/api/voices", spec, 422, `"kokoro"`},
+		{"a voice on a card that is not tts", "PUT", "/api/voices/new", map[string]any{"name": "A", "engine": "llm", "engine_voice": "af"}, 422, "not tts"},
+		{"an espeak-ng voice espeak-ng does not have", "POST", "/api/voices", map[string]any{"name": "A", "engine": "espeak-ng", "engine_voice": "en-zz+f2;pitch=40"}, 422, `"en-zz"`},
+		{"an espeak-ng variant espeak-ng does not have", "POST", "/api/voices", map[string]any{"name": "A", "engine": "espeak-ng", "engine_voice": "en-us+nosuch"}, 422, `"nosuch"`},
+		{"an espeak-ng voice that is not a name", "PUT", "/api/voices/new", map[string]any{"name": "A", "engine": "espeak-ng", "engine_voice": "en-us;pitch=400"}, 422, "pitch"},
+		{"an edit moving a voice to a card that does not exist", "PUT", "/api/voices/mine", map[string]any{"name": "A", "engine": "nowhere", "engine_voice": "af"}, 422, `"nowhere"`},
 		{"import from a card that does not exist", "POST", "/api/voices/import", map[string]any{"engine": "nowhere"}, 422, `"nowhere"`},
 		{"import from a card that is not tts", "POST", "/api/voices/import", map[string]any{"engine": "llm"}, 422, "not tts"},
 		{"preview of a voice on a non-tts card", "POST", "/api/voices/on-llm/preview", nil, 422, "not tts"},
@@ -268,6 +285,7 @@ func TestBadInputGetsAProblemDocument(t *testing.T) {
 
 func TestAddEditDeleteAVoice(t *testing.T) {
 	r := newRig(t)
+	r.addCard(t, "kokoro", cards.KindTTS)
 	var created voices.Voice
 	code, _ := r.call(t, "POST", "/api/voices", map[string]any{
 		"name": " Moira ", "engine": "kokoro", "engine_voice": "bf_emma", "language": "EN-GB",
@@ -301,6 +319,12 @@ func TestAddEditDeleteAVoice(t *testing.T) {
 	}
 	if code, _ := r.call(t, "DELETE", "/api/voices/"+created.ID, nil, nil); code != 404 {
 		t.Fatalf("second delete: %d", code)
+	}
+	// espeak-ng voices espeak-ng has, with a variant, pitch and rate.
+	for _, name := range []string{"en-gb-scotland", "en-gb-scotland+f2;pitch=40;rate=85", "en-us+Alex"} {
+		if code, _ := r.call(t, "POST", "/api/voices", map[string]any{"name": "Mine", "engine": "espeak-ng", "engine_voice": name}, nil); code != 201 {
+			t.Errorf("add espeak-ng voice %s: %d", name, code)
+		}
 	}
 }
 
