@@ -248,6 +248,18 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	if layer.poor != "" {
 		textLayer = nil
 	}
+	if textLayer == nil {
+		// A page with no ink has nothing for an engine to read: a file of
+		// blank pages must not cost an OCR run each (issue 30).
+		blank, err := s.Pages.Blank(ctx, page)
+		if err != nil {
+			return PageOutput{}, err
+		}
+		if blank {
+			rec, note := blankRecognition(layer)
+			return s.saveRecognition(ctx, in, rec, note, 0)
+		}
+	}
 	var render PageImage
 	if textLayer == nil {
 		if render, err = s.Pages.Render(ctx, page); err != nil {
@@ -297,6 +309,11 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 		}
 		rec.Regions = append(rec.Regions, pictures...)
 	}
+	return s.saveRecognition(ctx, in, rec, note, ocrDPI)
+}
+
+// saveRecognition stores what Recognize made of the page.
+func (s *Steps) saveRecognition(ctx context.Context, in PageRef, rec Recognition, note string, ocrDPI int) (PageOutput, error) {
 	return s.updatePage(ctx, in, "recognize", func(p *magazine.Page) error {
 		for i := range rec.Regions {
 			if rec.Regions[i].OriginalText == "" {
@@ -314,6 +331,19 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 		return nil
 	})
 }
+
+// blankRecognition is a page whose render has no ink: no engine is run. A
+// text layer set aside as poor is kept (its text is invisible on the page,
+// so OCR could not read it either).
+func blankRecognition(layer layerRead) (Recognition, string) {
+	if layer.poor != "" {
+		return Recognition{Regions: layer.regions, Engine: EngineTextLayer}, "text layer kept though " + layer.poor + ": " + blankNote
+	}
+	return Recognition{Regions: layer.pictures, Engine: EngineNone}, "blank page: " + blankNote
+}
+
+// blankNote says on a page why no OCR engine read it.
+const blankNote = "the render has no ink, so OCR was skipped"
 
 // outreadBy says whether an engine's regions read the page better than the
 // layer, and how the two measured. A short layer loses only to a reading of
