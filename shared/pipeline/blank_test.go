@@ -69,3 +69,40 @@ func TestBlankPagesSkipOCR(t *testing.T) {
 		t.Errorf("Tesseract ran %d times, want once (the inked page only)", n)
 	}
 }
+
+// An ingest run again after the process died (its execution claiming the
+// issue again) keeps the pages it finished and processes only the others
+// (issue 30: a restart began again at page 1 with 89 pages done).
+func TestResumedIngestKeepsFinishedPages(t *testing.T) {
+	f := newStepsFixture(t)
+	id := f.upload(t, harbourPDF())
+	start := PrepareInput{SourceKey: issues.SourceKey(id), Execution: &Execution{Name: "local:" + issues.SourceKey(id)}}
+	if _, err := f.steps.Prepare(t.Context(), start); err != nil {
+		t.Fatal(err)
+	}
+	one := PageRef{IssueID: id, Page: 1}
+	for _, step := range []stepFunc{f.steps.Render, f.steps.Recognize, f.steps.RefineFigures, f.steps.Cleanup, f.steps.Order} {
+		if _, err := step(t.Context(), one); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := f.page(t, id, 1)
+	if before.Step != "done" {
+		t.Fatalf("page 1 is %q after its steps", before.Step)
+	}
+	// The process died here; the same execution starts again.
+	out, err := f.steps.Prepare(t.Context(), start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.PageCount != 2 || len(out.Pages) != 1 || out.Pages[0] != 2 {
+		t.Errorf("resumed Prepare = %+v, want page 2 of 2 to process", out)
+	}
+	after := f.page(t, id, 1)
+	if after.Step != "done" || !after.Updated.Equal(before.Updated) || len(after.Regions) != len(before.Regions) {
+		t.Errorf("page 1 was reset: step %q, %d regions, updated %v (was %v)", after.Step, len(after.Regions), after.Updated, before.Updated)
+	}
+	if st := f.stepOf(t, id, 1); !st.Done {
+		t.Errorf("page 1's step record = %+v, want done", st)
+	}
+}

@@ -135,16 +135,18 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 	if err != nil {
 		return PrepareOutput{}, err
 	}
-	pages := make([]int, len(info.Pages))
-	for i := range pages {
-		pages[i] = i + 1
-	}
 	// Each page step then reads only its own page.
 	if err := s.splitPages(ctx, id, info); err != nil {
 		return PrepareOutput{}, err
 	}
+	// A run resumed after the process died (the owner claiming again) keeps
+	// the pages it finished: only the others are queued and processed.
+	settled, err := s.settledPages(ctx, id)
+	if err != nil {
+		return PrepareOutput{}, transient(err)
+	}
 	_, err = s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
-		is.PageCount = len(pages)
+		is.PageCount = len(info.Pages)
 		is.Status = magazine.IssueProcessing
 		is.Step = "pages"
 		if is.Title == "" {
@@ -155,7 +157,12 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 	if err != nil {
 		return PrepareOutput{}, transient(err)
 	}
+	pages := []int{}
 	for i, box := range info.Pages {
+		if settled[i+1] {
+			continue
+		}
+		pages = append(pages, i+1)
 		p := magazine.Page{IssueID: id, Number: i + 1, Width: box.Width, Height: box.Height, DPI: s.Pages.dpi(), Regions: []magazine.Region{}, Order: []string{}, Step: "queued"}
 		if err := s.Repo.PutPage(ctx, p); err != nil {
 			return PrepareOutput{}, transient(err)
@@ -164,7 +171,24 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 			return PrepareOutput{}, transient(err)
 		}
 	}
-	return PrepareOutput{IssueID: id, PageCount: len(pages), Pages: pages}, nil
+	return PrepareOutput{IssueID: id, PageCount: len(info.Pages), Pages: pages}, nil
+}
+
+// settledPages are the pages an earlier run of this ingest finished (done,
+// or failed with the reason recorded): saved with their recognition, they
+// are not processed again.
+func (s *Steps) settledPages(ctx context.Context, id string) (map[int]bool, error) {
+	steps, err := s.Repo.Steps(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]bool{}
+	for _, st := range steps {
+		if st.Done {
+			out[st.Page] = true
+		}
+	}
+	return out, nil
 }
 
 // ensureIssue creates the issue when the PDF arrived without one (dropped
