@@ -174,9 +174,11 @@ func sweepDir(dir string) (int, error) {
 	return n, nil
 }
 
-// recoverModules calls each module's Recover with the jobs still to run.
+// recoverModules settles the jobs the stopped process left (a job it died
+// in is run again once, then given up) and calls each module's Recover
+// with them.
 func recoverModules(ctx context.Context, pool *localjobs.Pool, modules []platform.Module) error {
-	pending, err := pool.Pending(ctx)
+	left, err := pool.Settle(ctx)
 	if err != nil {
 		return err
 	}
@@ -184,7 +186,7 @@ func recoverModules(ctx context.Context, pool *localjobs.Pool, modules []platfor
 		if m.Recover == nil {
 			continue
 		}
-		if err := m.Recover(ctx, pending); err != nil {
+		if err := m.Recover(ctx, left); err != nil {
 			return fmt.Errorf("recover %s: %w", m.Name, err)
 		}
 	}

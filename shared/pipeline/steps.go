@@ -585,6 +585,9 @@ func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput,
 		return FinalizeOutput{}, err
 	}
 	is, err := s.Repo.Update(ctx, in.IssueID, func(is *magazine.Issue) error {
+		if is.Step == issues.CancelledStep {
+			return nil // the user stopped the run as it finished: it stays cancelled
+		}
 		is.PageErrors = failures
 		is.PagesDone = len(steps) - len(failures)
 		is.Step = "done"
