@@ -3,7 +3,8 @@
 // writes the job record and a marker item (PK JOBQUEUE, SK <created>#<id>) in
 // one transaction, and a marker is deleted only when its job is final. A pool
 // that starts therefore finds and runs whatever a previous process left
-// queued, or was running when it died.
+// queued, or was running when it died: once, as Settle gives up on a job the
+// process has died in twice (it may be what killed it).
 package localjobs
 
 import (
