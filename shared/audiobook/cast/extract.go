@@ -20,6 +20,9 @@ type Character struct {
 	Aliases []string
 	// Gender is "female", "male" or "" (unknown).
 	Gender string
+	// Narrator marks the first-person narrator ("I"), named from how others
+	// address them, else "Narrator".
+	Narrator bool
 	// Mentions counts the times any of the names occurs in the text.
 	Mentions int
 }
