@@ -112,6 +112,8 @@ func (d *doc) extract() []Character {
 		}
 	}
 	clusters := cluster(kept)
+	clusters = joinByFullName(clusters, d.names)
+	fullNames(clusters, d.names)
 	chars := make([]Character, 0, len(clusters))
 	for _, c := range clusters {
 		chars = append(chars, c.character())
@@ -146,7 +148,12 @@ func vote(male, female, males, females int) string {
 const maxShare = 0.85
 
 // group is a set of forms of one character.
-type group struct{ forms []*form }
+type group struct {
+	forms []*form
+	// full is the fuller name the text uses for a character tagged by one
+	// bare word ("Anne Elliot" of "Anne"), if any: its name in the cast.
+	full *form
+}
 
 func (g *group) gender() string {
 	m, f := 0, 0
@@ -174,6 +181,9 @@ func (g *group) character() Character {
 		if better(f, best) {
 			best = f
 		}
+	}
+	if g.full != nil {
+		best = g.full
 	}
 	c := Character{Name: displayName(best.P.Text), Gender: g.gender()}
 	for _, f := range g.forms {
@@ -277,6 +287,11 @@ func nameLen(p phrase) int {
 func sameAs(s, l phrase, lg string) bool {
 	if s.Title != "" && l.Title != "" && s.Title != l.Title {
 		return false // Mr. Bennet is not Mrs. Bennet
+	}
+	if s.Title == "mrs" && l.Title == "" && len(l.Words) > len(s.Words) {
+		// Mrs. Miller is Daisy Miller's mother more often than Daisy
+		// married: a given name with the surname says a daughter.
+		return false
 	}
 	titleFits := func(forSurname bool) bool {
 		switch {
