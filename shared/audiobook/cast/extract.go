@@ -43,7 +43,10 @@ type form struct {
 	Male   int // pronoun votes after its occurrences
 	Female int
 	Neuter int
-	Gender string
+	// KinMale, KinFemale count kinship nouns just before it ("her
+	// brother Tom").
+	KinMale, KinFemale int
+	Gender             string
 }
 
 // minSpeaks is how often a name must stand before a speech verb away from
@@ -90,6 +93,12 @@ func (d *doc) extract() []Character {
 	}
 	for _, o := range d.names {
 		if f := byKey[normKey(o.P.Text)]; f != nil && !o.InQuote {
+			switch kinBefore(d.text, o.Start) {
+			case "male":
+				f.KinMale++
+			case "female":
+				f.KinFemale++
+			}
 			switch o.Pron {
 			case "male":
 				f.Male++
@@ -107,8 +116,19 @@ func (d *doc) extract() []Character {
 	}
 	for _, f := range kept {
 		f.Gender = f.P.gender()
-		if f.Gender == "" && f.Neuter < f.Male+f.Female {
+		switch {
+		case f.Gender != "":
+		case f.KinMale > 0 && f.KinFemale == 0:
+			f.Gender = "male"
+		case f.KinFemale > 0 && f.KinMale == 0:
+			f.Gender = "female"
+		case givenNameGender(f.P) != "":
+			f.Gender = givenNameGender(f.P)
+		case f.Neuter < f.Male+f.Female:
 			f.Gender = vote(f.Male, f.Female, males, females)
+		}
+		if f.Gender == "" && f.Neuter <= f.Male+f.Female {
+			f.Gender = givenNameGender(f.P)
 		}
 	}
 	clusters := cluster(kept)

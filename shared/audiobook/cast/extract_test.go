@@ -134,3 +134,17 @@ func TestExtractNamesByFullName(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { wantCast(t, tc.text, tc.want) })
 	}
 }
+
+func TestExtractGenderFromKinAndGivenNames(t *testing.T) {
+	text := `"Come," said Zeb. She went out with her brother Zeb.` + "\n\n" +
+		`"Stay," said Wren. He looked at his sister Wren.` + "\n\n" +
+		`"Tea?" said Fanny.` + "\n\n" + `"No," said Walter.` + "\n\n" + `"Why?" said Quill.` + "\n"
+	got := castOf(text)
+	for name, want := range map[string]string{
+		"Zeb": "male", "Wren": "female", "Fanny": "female", "Walter": "male", "Quill": "",
+	} {
+		if c, ok := got[name]; !ok || c.Gender != want {
+			t.Errorf("%s: %+v, want gender %q", name, c, want)
+		}
+	}
+}
