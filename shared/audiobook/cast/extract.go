@@ -46,7 +46,10 @@ type form struct {
 	Male   int // pronoun votes after its occurrences
 	Female int
 	Neuter int
-	Gender string
+	// KinMale, KinFemale count kinship nouns just before it ("her
+	// brother Tom").
+	KinMale, KinFemale int
+	Gender             string
 }
 
 // minSpeaks is how often a name must stand before a speech verb away from
@@ -93,6 +96,12 @@ func (d *doc) extract() []Character {
 	}
 	for _, o := range d.names {
 		if f := byKey[normKey(o.P.Text)]; f != nil && !o.InQuote {
+			switch kinBefore(d.text, o.Start) {
+			case "male":
+				f.KinMale++
+			case "female":
+				f.KinFemale++
+			}
 			switch o.Pron {
 			case "male":
 				f.Male++
@@ -110,11 +119,24 @@ func (d *doc) extract() []Character {
 	}
 	for _, f := range kept {
 		f.Gender = f.P.gender()
-		if f.Gender == "" && f.Neuter < f.Male+f.Female {
+		switch {
+		case f.Gender != "":
+		case f.KinMale > 0 && f.KinFemale == 0:
+			f.Gender = "male"
+		case f.KinFemale > 0 && f.KinMale == 0:
+			f.Gender = "female"
+		case givenNameGender(f.P) != "":
+			f.Gender = givenNameGender(f.P)
+		case f.Neuter < f.Male+f.Female:
 			f.Gender = vote(f.Male, f.Female, males, females)
+		}
+		if f.Gender == "" && f.Neuter <= f.Male+f.Female {
+			f.Gender = givenNameGender(f.P)
 		}
 	}
 	clusters := cluster(kept)
+	clusters = joinByFullName(clusters, d.names)
+	fullNames(clusters, d.names)
 	chars := make([]Character, 0, len(clusters))
 	for _, c := range clusters {
 		chars = append(chars, c.character())
@@ -149,7 +171,12 @@ func vote(male, female, males, females int) string {
 const maxShare = 0.85
 
 // group is a set of forms of one character.
-type group struct{ forms []*form }
+type group struct {
+	forms []*form
+	// full is the fuller name the text uses for a character tagged by one
+	// bare word ("Anne Elliot" of "Anne"), if any: its name in the cast.
+	full *form
+}
 
 func (g *group) gender() string {
 	m, f := 0, 0
@@ -177,6 +204,9 @@ func (g *group) character() Character {
 		if better(f, best) {
 			best = f
 		}
+	}
+	if g.full != nil {
+		best = g.full
 	}
 	c := Character{Name: displayName(best.P.Text), Gender: g.gender()}
 	for _, f := range g.forms {
@@ -280,6 +310,11 @@ func nameLen(p phrase) int {
 func sameAs(s, l phrase, lg string) bool {
 	if s.Title != "" && l.Title != "" && s.Title != l.Title {
 		return false // Mr. Bennet is not Mrs. Bennet
+	}
+	if s.Title == "mrs" && l.Title == "" && len(l.Words) > len(s.Words) {
+		// Mrs. Miller is Daisy Miller's mother more often than Daisy
+		// married: a given name with the surname says a daughter.
+		return false
 	}
 	titleFits := func(forSurname bool) bool {
 		switch {

@@ -50,16 +50,19 @@ func TestExtractMergesAliases(t *testing.T) {
 			`Then Alice said, "Yes." Oh, she said nothing more.` + "\n\n" + `"Well," said Alice. Well, it was late.` + "\n",
 			map[string][]string{"Alice": nil}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := castOf(tc.text)
-			names := map[string][]string{}
-			for n, c := range got {
-				names[n] = c.Aliases
-			}
-			if !reflect.DeepEqual(names, tc.want) {
-				t.Fatalf("cast %v, want %v", names, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantCast(t, tc.text, tc.want) })
+	}
+}
+
+// wantCast checks the cast of text: each name with its aliases.
+func wantCast(t *testing.T, text string, want map[string][]string) {
+	t.Helper()
+	names := map[string][]string{}
+	for n, c := range castOf(text) {
+		names[n] = c.Aliases
+	}
+	if !reflect.DeepEqual(names, want) {
+		t.Fatalf("cast %v, want %v", names, want)
 	}
 }
 
@@ -98,5 +101,50 @@ func TestExtractIsDeterministicWithStableIDs(t *testing.T) {
 	}
 	if first[0].Mentions != 2 {
 		t.Fatalf("Alice mentioned %d times, want 2", first[0].Mentions)
+	}
+}
+
+func TestExtractNamesByFullName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		text string
+		want map[string][]string // name → aliases
+	}{
+		{"a given name takes the full name the text writes",
+			`"Yes," said Nora.` + "\n\n" + `"No," said Nora.` + "\n\n" +
+				`He met Nora Blake there, and then Nora Blake sat down.` + "\n",
+			map[string][]string{"Nora Blake": {"Nora"}}},
+		{"a bare surname takes its title when the text mostly writes it",
+			`"Yes," said Astor.` + "\n\n" + `"No," said Astor.` + "\n\n" +
+				`Mr. Astor came in. Mr. Astor sat down. Then Mr. Astor left.` + "\n",
+			map[string][]string{"Mr. Astor": {"Astor"}}},
+		{"a given name and a surname of one person join through the full name",
+			`"Yes," said Ralph.` + "\n\n" + `"No," said Denham.` + "\n\n" + `"Why?" said Denham.` + "\n\n" +
+				`He met Ralph Denham there, and then Ralph Denham sat down.` + "\n",
+			map[string][]string{"Ralph Denham": {"Denham", "Ralph"}}},
+		{"a son does not join Mr. and the surname, who may be his father",
+			`"Yes," said George.` + "\n\n" + `"No," said Mr. Emery.` + "\n\n" +
+				`He met George Emery there, and then George Emery sat down.` + "\n",
+			map[string][]string{"George": nil, "Mr. Emery": nil}},
+		{"Mrs. and the surname is not the daughter known by her full name",
+			`"Yes," said Daisy Mills. Daisy Mills smiled as she spoke.` + "\n\n" + `"No," said Mrs. Mills.` + "\n\n" +
+				`"Hush," said Daisy Mills. Daisy Mills frowned as she went. Tom nodded as he went.` + "\n",
+			map[string][]string{"Daisy Mills": nil, "Mrs. Mills": nil}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { wantCast(t, tc.text, tc.want) })
+	}
+}
+
+func TestExtractGenderFromKinAndGivenNames(t *testing.T) {
+	text := `"Come," said Zeb. She went out with her brother Zeb.` + "\n\n" +
+		`"Stay," said Wren. He looked at his sister Wren.` + "\n\n" +
+		`"Tea?" said Fanny.` + "\n\n" + `"No," said Walter.` + "\n\n" + `"Why?" said Quill.` + "\n"
+	got := castOf(text)
+	for name, want := range map[string]string{
+		"Zeb": "male", "Wren": "female", "Fanny": "female", "Walter": "male", "Quill": "",
+	} {
+		if c, ok := got[name]; !ok || c.Gender != want {
+			t.Errorf("%s: %+v, want gender %q", name, c, want)
+		}
 	}
 }

@@ -51,6 +51,8 @@ type tally struct {
 	byType                      map[string][2]int // type → {found, right}
 	bySource                    map[Source][2]int // rule source → {given, right}
 	castTime                    time.Duration
+	castFound, castTotal        int      // annotated speakers with castQuotes+ quotations, cast
+	castMissed                  []string // those the cast misses
 }
 
 func (a *tally) add(b tally) {
@@ -61,6 +63,9 @@ func (a *tally) add(b tally) {
 	a.spans += b.spans
 	a.preciseSpans += b.preciseSpans
 	a.castTime += b.castTime
+	a.castFound += b.castFound
+	a.castTotal += b.castTotal
+	a.castMissed = append(a.castMissed, b.castMissed...)
 	if a.byType == nil {
 		a.byType = map[string][2]int{}
 	}
@@ -123,6 +128,7 @@ func scorePDNC(t *testing.T, p pdnc) (tally, []Character, []spans.Span, []Attrib
 	}
 	atts := AttributeRules(b.Text, sp, chars)
 	s := tally{castTime: time.Since(start), byType: map[string][2]int{}, bySource: map[Source][2]int{}}
+	s.castFound, s.castTotal, s.castMissed = p.castFound(chars)
 
 	var dia []spans.Span
 	for _, x := range sp {
@@ -244,6 +250,9 @@ func TestEvalPDNC(t *testing.T) {
 	var dev tally
 	for i, novel := range novels {
 		if strings.HasPrefix(novel, "pdnc-dev/") {
+			for k, m := range results[i].castMissed {
+				results[i].castMissed[k] = filepath.Base(novel) + ":" + m
+			}
 			dev.add(results[i])
 			lines = append(lines, results[i].row(strings.TrimPrefix(novel, "pdnc-dev/")))
 		}
@@ -258,6 +267,8 @@ func TestEvalPDNC(t *testing.T) {
 	lines = append(lines, bySource)
 	t.Log("attribution by rules, % (recall: quotations found; attrib: right of found; acc: right of those given a speaker;\n" +
 		"prec: dialogue spans inside gold quotations; per type: right of found):\n" + strings.Join(lines, "\n"))
+	t.Logf("pdnc-dev cast: %d of the %d annotated speakers with %d+ quotations cast; missed %v",
+		dev.castFound, dev.castTotal, castQuotes, dev.castMissed)
 
 	if r := float64(dev.found) / float64(dev.quotes); r < minPDNCRecall {
 		t.Errorf("pdnc-dev span recall %.4f, floor %.3f", r, minPDNCRecall)
