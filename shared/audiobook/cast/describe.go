@@ -82,7 +82,8 @@ func (d *doc) resolveDesc(ci *castIndex, att []Attribution, i int, ds desc) int 
 		return -1
 	}
 	for _, f := range ci.forms[owner] {
-		if len(f.Words) == 0 || (f.Title != "" && !surnameTitles[f.Title]) {
+		// A surname: the last word of a full name, or the word after Mr.
+		if len(f.Words) == 0 || (f.Title != "" && !surnameTitles[f.Title]) || (f.Title == "" && len(f.Words) < 2) {
 			continue
 		}
 		want := phrase{Title: title, Words: f.Words[len(f.Words)-1:]}

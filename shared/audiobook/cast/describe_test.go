@@ -1,6 +1,9 @@
 package cast
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAttributeRulesDescriptions(t *testing.T) {
 	hartleys := []Character{{Name: "Mr. Hartley", Gender: "male"}, {Name: "Mrs. Hartley", Gender: "female"}, {Name: "Nell", Gender: "female"}}
@@ -22,4 +25,13 @@ func TestAttributeRulesDescriptions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkCast(t, tc.text, hartleys, tc.want, tc.sources) })
 	}
+}
+
+func TestAttributeRulesActionBeats(t *testing.T) {
+	cast := []Character{{Name: "Mr. Hartley", Gender: "male"}, {Name: "Nell", Gender: "female"}, {Name: "Julia", Gender: "female"}}
+	long := strings.Repeat("The wind rose over the moor and rattled the shutters of the old house. ", 6)
+	checkCast(t, long+"\n\n"+
+		`Nell looked up from her book. "Is it late?"`+"\n\n"+
+		`"Not yet." Julia drew the curtain.`+"\n",
+		cast, []string{"Nell", "Julia"}, []Source{SourceParagraph, SourceParagraph})
 }

@@ -94,6 +94,7 @@ func (d *doc) rules(ci *castIndex) []Attribution {
 		}
 	}
 	d.pronouns(ci, att)
+	d.beats(ci, att)
 	for i, l := range d.lines {
 		if t := l.tag(); att[i].Speaker == "" && t.OK && t.Desc.Noun != "" {
 			if c := d.resolveDesc(ci, att, i, t.Desc); c >= 0 {
@@ -135,6 +136,7 @@ const (
 	confPronounNear = 0.65
 	confParagraph   = 0.7
 	confDescribed   = 0.85
+	confBeat        = 0.6
 )
 
 // tag is the line's own tag: the one after it, else the one before it.
@@ -380,4 +382,41 @@ func (d *doc) longNarration(a, b int) bool {
 		}
 	}
 	return false
+}
+
+// beats gives an untagged line that opens or closes its paragraph's
+// narration with a character acting ("Catherine smiled. "Yes."" /
+// ""Yes." Catherine smiled.") to that character: the one acting beside a
+// line is the one speaking it.
+func (d *doc) beats(ci *castIndex, att []Attribution) {
+	for i, l := range d.lines {
+		if att[i].Source != SourceNone || l.tag().OK || d.aside(i) {
+			continue
+		}
+		c := -1
+		if l.Prev < 0 {
+			c = d.beatSubject(ci, i)
+		}
+		if c < 0 && l.Next < 0 {
+			c = d.afterSubject(ci, i)
+		}
+		if c >= 0 {
+			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourceParagraph, confBeat
+		}
+	}
+}
+
+// afterSubject is the character whose name opens the narration right after
+// line i in its paragraph, or -1.
+func (d *doc) afterSubject(ci *castIndex, i int) int {
+	s, e := d.narrationAfter(i)
+	toks := tokenize(d.text, s, e)
+	k := 0
+	for k < len(toks) && !toks[k].Word {
+		k++
+	}
+	if p, ok := d.lx.nameAt(toks, k); ok && p.first == k && !possessive(toks, p.next) {
+		return ci.resolve(p)
+	}
+	return -1
 }
