@@ -21,6 +21,12 @@ var speechVerbs = setOf(
 	"reminded", "squealed", "stated", "stuttered", "whimpered", "wondered", "mused", "bellowed",
 	"spoke", "laughed", "chuckled", "sniffed", "stormed", "breathed", "drawled", "murmured",
 	"went", "goes", "go", "put", "broke", "chimed", "struck", "begun",
+	"interposed", "assented", "greeted", "proceeded", "blurted", "remonstrated", "expostulated",
+	"affirmed", "acknowledged", "assured", "conceded", "warned", "teased", "jeered", "entreated",
+	"implored", "begged", "soothed", "volunteered", "queried", "pronounced", "vowed", "cautioned",
+	"chided", "complained", "lamented", "boasted", "screeched", "piped", "lisped", "mumbled",
+	"croaked", "spluttered", "sputtered", "snarled", "barked", "whined", "rejoins", "retorts",
+	"interposes", "observes", "exclaimed", "assents", "recommenced", "recommended", "pleaded",
 	"asking", "crying", "replying", "shouting", "whispering", "exclaiming", "answering",
 	"adding", "remarking", "muttering", "continuing", "calling", "repeating", "observing",
 )
