@@ -74,7 +74,7 @@ func (d *doc) resolveDesc(ci *castIndex, att []Attribution, i int, ds desc) int 
 	owner := d.beatSubject(ci, i)
 	if owner < 0 || ci.chars[owner].Gender != g {
 		owner = -1
-		if c, ok := ci.byKey[normKey(d.antecedent(ci, att, i, g))]; ok {
+		if c, ok := ci.byKey[normKey(d.antecedent(ci, att, i, g, nil))]; ok {
 			owner = c
 		}
 	}

@@ -165,7 +165,12 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourcePronoun, confPronounBeat
 			continue
 		}
-		if c := d.antecedent(ci, att, i, g); c != "" {
+		// Never the one the line speaks to by name.
+		not := map[string]bool{}
+		for _, v := range d.vocatives(ci, i) {
+			not[v] = true
+		}
+		if c := d.antecedent(ci, att, i, g, not); c != "" {
 			att[i].Speaker, att[i].Source, att[i].Confidence = c, SourcePronoun, confPronounNear
 		}
 	}
@@ -199,12 +204,12 @@ func (d *doc) beatSubject(ci *castIndex, i int) int {
 
 // antecedent is the nearest character of gender g before line i: named in
 // the narration, or speaking an earlier line.
-func (d *doc) antecedent(ci *castIndex, att []Attribution, i int, g string) string {
-	if c := d.nearest(ci, att, i, func(c Character) bool { return c.Gender == g && !c.Narrator }); c != "" || g == "" {
+func (d *doc) antecedent(ci *castIndex, att []Attribution, i int, g string, not map[string]bool) string {
+	if c := d.nearest(ci, att, i, func(c Character) bool { return c.Gender == g && !c.Narrator && !not[c.Name] }); c != "" || g == "" {
 		return c
 	}
 	// No character of that gender: one whose gender the book does not show.
-	return d.nearest(ci, att, i, func(c Character) bool { return c.Gender == "" && !c.Narrator })
+	return d.nearest(ci, att, i, func(c Character) bool { return c.Gender == "" && !c.Narrator && !not[c.Name] })
 }
 
 // nearest is the nearest character that fits before line i: speaking an

@@ -1,6 +1,9 @@
 package cast
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Turn-taking: in a run of dialogue paragraphs, untagged turns alternate
 // between the two people talking. The run is filled outwards from every
@@ -98,7 +101,8 @@ func (d *doc) turns(ci *castIndex, att []Attribution) {
 				if spk[k] != "" || run[k].lead > turnLead {
 					continue
 				}
-				if g, ok := guessTurn(k, get, other, partner, addressed); ok {
+				// Never the one the turn itself speaks to.
+				if g, ok := guessTurn(k, get, other, partner, addressed); ok && !slices.Contains(voc[k], g.who) {
 					fill = append(fill, g)
 				}
 			}
@@ -141,6 +145,7 @@ func guessTurn(k int, get func(int) string, other func(int, int, string) string,
 	// A name spoken to in the turn before or after: who answers, or who
 	// was answered.
 	cue := addressed(k-1, prev, next)
+	prevCue := cue
 	if cue == "" {
 		cue = addressed(k+1, prev, next)
 	}
@@ -150,6 +155,8 @@ func guessTurn(k int, get func(int) string, other func(int, int, string) string,
 			return guess{k: k, who: cue}, true
 		}
 		return guess{}, false
+	case prevCue != "":
+		return guess{k: k, who: prevCue}, true
 	case back != "":
 		return guess{k: k, who: back}, true
 	case fwd != "":
