@@ -23,6 +23,9 @@ func TestAttributeRulesLeadIns(t *testing.T) {
 		{"a clause set off by commas between the subject and the verb",
 			long + `Nell rose from the table and, turning to her sister Julia, said, "Come."` + "\n",
 			[]string{"Nell"}, []Source{SourceExplicit}},
+		{"the subject of a sentence introducing the quotation with a colon",
+			long + `The others were silent. Julia turned to the window:` + "\n\n" + `"It is snowing."` + "\n",
+			[]string{"Julia"}, []Source{SourceExplicit}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkCast(t, tc.text, cast, tc.want, tc.sources) })
 	}

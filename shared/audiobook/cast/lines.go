@@ -283,6 +283,16 @@ func (d *doc) beforeTag(i int) tag {
 		}
 	}
 	if v < 0 {
+		// No speech verb, but a sentence that introduces the quotation
+		// with a colon ("Julia turned to the window:"): its subject.
+		if strings.HasSuffix(strings.TrimSpace(d.text[s:e]), ":") && len(sent) > 0 {
+			if w := strings.ToLower(sent[0].Text); tagPronouns[w] {
+				return tag{OK: true, Pronoun: w, Seg: s}
+			}
+			if p, ok := d.lx.nameAt(sent, 0); ok && p.first == 0 && !possessive(sent, p.next) {
+				return tag{OK: true, Name: p, Seg: s}
+			}
+		}
 		return tag{}
 	}
 	if t := d.tagAt(sent, v, true); t.OK && onlyAdverbsBefore(sent, v) {
