@@ -24,6 +24,17 @@ const (
 // a thought, a song or a remark in passing more often than a reply.
 const turnLead = 100
 
+// turnWindow is how many turns away turn-taking looks for the other
+// speaker of an exchange, which also bounds its work on a long run.
+const turnWindow = 20
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 // guess is one wave's answer for a turn.
 type guess struct {
 	k    int
@@ -55,7 +66,7 @@ func (d *doc) turns(ci *castIndex, att []Attribution) {
 		// other is the nearest known speaker other than a, from turn k on
 		// in direction dir within the run: the other half of a's exchange.
 		other := func(k, dir int, a string) string {
-			for j := k; j >= 0 && j < n; j += dir {
+			for j := k; j >= 0 && j < n && abs(j-k) <= turnWindow; j += dir {
 				if s := spk[j]; s != "" && s != a {
 					return s
 				}
@@ -66,7 +77,7 @@ func (d *doc) turns(ci *castIndex, att []Attribution) {
 		// someone a speaks to by name in the run, else the character
 		// named last in the narration before the turn.
 		partner := func(k int, a string) string {
-			for dist := 0; dist < n; dist++ {
+			for dist := 0; dist < n && dist <= turnWindow; dist++ {
 				for _, j := range []int{k - dist, k + dist} {
 					if j >= 0 && j < n && spk[j] == a {
 						for _, v := range voc[j] {
