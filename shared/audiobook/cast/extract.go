@@ -20,6 +20,9 @@ type Character struct {
 	Aliases []string
 	// Gender is "female", "male" or "" (unknown).
 	Gender string
+	// Narrator marks the first-person narrator ("I"), named from how others
+	// address them, else "Narrator".
+	Narrator bool
 	// Mentions counts the times any of the names occurs in the text.
 	Mentions int
 }
@@ -138,7 +141,13 @@ func (d *doc) extract() []Character {
 	for _, c := range clusters {
 		chars = append(chars, c.character())
 	}
+	chars, said := d.narrator(chars)
 	countMentions(chars, d.names)
+	for i := range chars {
+		if chars[i].Narrator {
+			chars[i].Mentions += said
+		}
+	}
 	return finish(chars)
 }
 
