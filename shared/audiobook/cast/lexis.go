@@ -99,6 +99,10 @@ var stopWords = setOf(
 // fits a character of no known gender.
 var pronounGender = map[string]string{"he": "male", "she": "female", "it": ""}
 
+// tagPronouns are the pronouns a speech tag may have for subject: "i"
+// ("said I", "I answered") is the first-person narrator.
+var tagPronouns = setOf("he", "she", "it", "i")
+
 // epithets may stand between an inverted tag's verb and the name: "thought
 // poor Alice", "cried little Tom".
 var epithets = setOf("poor", "little", "old", "young", "dear", "good", "kind", "wise", "silly",

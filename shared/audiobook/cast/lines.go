@@ -36,7 +36,8 @@ type line struct {
 type tag struct {
 	OK      bool
 	Name    phrase // the speaker as named; empty for a pronoun
-	Pronoun string // "he", "she", "it"
+	Pronoun string // "he", "she", "it", or "i" for the narrator
+	Desc    desc   // a description instead of a name: "his wife", "the old man"
 	Seg     int    // start of the narration it was read from (identity)
 }
 
@@ -166,18 +167,24 @@ func (d *doc) tagAt(toks []tok, k int, inverted bool) tag {
 				v++
 			}
 			if v < len(toks) && toks[v].Word {
-				if _, ok := pronounGender[strings.ToLower(toks[v].Text)]; ok {
+				if tagPronouns[strings.ToLower(toks[v].Text)] {
 					return tag{OK: true, Pronoun: strings.ToLower(toks[v].Text)}
 				}
 			}
 			if p, ok := d.lx.nameAt(toks, v); ok && p.first == v && !possessive(toks, p.next) {
 				return tag{OK: true, Name: p}
 			}
+			if ds, _, ok := descAt(toks, v); ok {
+				return tag{OK: true, Desc: ds}
+			}
 			return tag{}
 		}
 	}
+	if ds, next, ok := descAt(toks, k); ok && verbAfter(toks, next) {
+		return tag{OK: true, Desc: ds}
+	}
 	if toks[k].Word {
-		if _, ok := pronounGender[strings.ToLower(toks[k].Text)]; ok {
+		if tagPronouns[strings.ToLower(toks[k].Text)] {
 			if verbAfter(toks, k+1) {
 				return tag{OK: true, Pronoun: strings.ToLower(toks[k].Text)}
 			}
@@ -259,8 +266,11 @@ func (d *doc) beforeTag(i int) tag {
 		if k > 0 && prepositions[strings.ToLower(sent[k-1].Text)] {
 			continue
 		}
+		if ds, ok := descEndingAt(sent, k); ok && k == v-1 {
+			return tag{OK: true, Desc: ds, Seg: s}
+		}
 		w := strings.ToLower(sent[k].Text)
-		if _, ok := pronounGender[w]; ok {
+		if tagPronouns[w] {
 			return tag{OK: true, Pronoun: w, Seg: s}
 		}
 		if p, ok := d.nameEndingAt(sent, k); ok {

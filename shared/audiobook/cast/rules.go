@@ -2,6 +2,7 @@ package cast
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/lectern/lectern/shared/audiobook/spans"
@@ -57,10 +58,6 @@ type Attribution struct {
 // turn-taking crosses; a longer one starts a new scene of the dialogue.
 const turnBreak = 300
 
-// turnReach is how many turns on each side must show only two speakers
-// for turn-taking to fill a turn.
-const turnReach = 3
-
 // pronounReach is how far back (bytes) a pronoun tag looks for its
 // character.
 const pronounReach = 3000
@@ -76,20 +73,69 @@ func AttributeRules(text string, sp []spans.Span, cast []Character) []Attributio
 
 func (d *doc) rules(ci *castIndex) []Attribution {
 	att := make([]Attribution, len(d.lines))
+	// With no narrator in the cast, "I said" lines still count as the
+	// narrator's turns while the rules run, and are left blank after.
+	narrator := unknownNarrator
+	for _, c := range ci.chars {
+		if c.Narrator {
+			narrator = c.Name
+			break
+		}
+	}
 	for i, l := range d.lines {
 		att[i] = Attribution{SpanID: l.Span.ID, Source: SourceNone}
-		if t := l.tag(); t.OK && t.Pronoun == "" {
+		switch t := l.tag(); {
+		case t.OK && t.Pronoun == "i":
+			att[i].Speaker, att[i].Source, att[i].Confidence = narrator, SourceExplicit, confFirstPerson
+		case t.OK && t.Pronoun == "" && t.Desc.Noun == "":
 			if c := ci.resolve(t.Name); c >= 0 {
-				att[i].Speaker, att[i].Source = ci.chars[c].Name, SourceExplicit
+				att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourceExplicit, ConfidenceExplicit
 			}
 		}
 	}
 	d.pronouns(ci, att)
+	for i, l := range d.lines {
+		if t := l.tag(); att[i].Speaker == "" && t.OK && t.Desc.Noun != "" {
+			if c := d.resolveDesc(ci, att, i, t.Desc); c >= 0 {
+				att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourceExplicit, confDescribed
+			}
+		}
+	}
 	d.paragraphFill(att)
 	d.turns(ci, att)
 	d.paragraphFill(att)
+	for i := range att {
+		if strings.HasPrefix(att[i].Speaker, unknownPrefix) {
+			att[i].Speaker, att[i].Source, att[i].Confidence = "", SourceNone, 0
+		}
+	}
 	return att
 }
+
+// unknownPrefix starts the stand-ins for speakers outside the cast while
+// the rules run: they take turns in a conversation like anyone, and are
+// left blank after. No character's name starts with it.
+const unknownPrefix = "\x00"
+
+// unknownSpeaker stands for the speaker of a tag naming no one of the cast
+// ("said the cook" with no cook cast).
+func unknownSpeaker(i int) string { return unknownPrefix + strconv.Itoa(i) }
+
+// unknownNarrator stands for the first-person narrator while the rules run
+// on a cast without one; it can be no character's name.
+const unknownNarrator = unknownPrefix + "narrator"
+
+// Confidence of the rules' answers other than an explicit named tag
+// (ConfidenceExplicit) and turn-taking (confTurn): a first-person tag, a
+// pronoun tag whose antecedent acts in the sentence before, one found
+// further back, and a line taking the speaker of its paragraph.
+const (
+	confFirstPerson = 0.9
+	confPronounBeat = 0.8
+	confPronounNear = 0.65
+	confParagraph   = 0.7
+	confDescribed   = 0.85
+)
 
 // tag is the line's own tag: the one after it, else the one before it.
 func (l line) tag() tag {
@@ -104,21 +150,21 @@ func (l line) tag() tag {
 func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 	for i, l := range d.lines {
 		t := l.tag()
-		if att[i].Source != SourceNone || !t.OK || t.Pronoun == "" {
+		if att[i].Source != SourceNone || !t.OK || t.Pronoun == "" || t.Pronoun == "i" {
 			continue
 		}
 		// The two parts of an interrupted quotation share one tag.
 		if l.Prev >= 0 && d.lines[l.Prev].After.Seg == t.Seg && d.lines[l.Prev].After.OK && att[l.Prev].Speaker != "" {
-			att[i].Speaker, att[i].Source = att[l.Prev].Speaker, att[l.Prev].Source
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[l.Prev].Speaker, att[l.Prev].Source, att[l.Prev].Confidence
 			continue
 		}
 		g := pronounGender[t.Pronoun]
-		if c := d.beatSubject(ci, i); c >= 0 && (ci.chars[c].Gender == g || ci.chars[c].Gender == "") {
-			att[i].Speaker, att[i].Source = ci.chars[c].Name, SourcePronoun
+		if c := d.beatSubject(ci, i); c >= 0 && !ci.chars[c].Narrator && (ci.chars[c].Gender == g || ci.chars[c].Gender == "") {
+			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourcePronoun, confPronounBeat
 			continue
 		}
 		if c := d.antecedent(ci, att, i, g); c != "" {
-			att[i].Speaker, att[i].Source = c, SourcePronoun
+			att[i].Speaker, att[i].Source, att[i].Confidence = c, SourcePronoun, confPronounNear
 		}
 	}
 }
@@ -152,11 +198,11 @@ func (d *doc) beatSubject(ci *castIndex, i int) int {
 // antecedent is the nearest character of gender g before line i: named in
 // the narration, or speaking an earlier line.
 func (d *doc) antecedent(ci *castIndex, att []Attribution, i int, g string) string {
-	if c := d.nearest(ci, att, i, func(c Character) bool { return c.Gender == g }); c != "" || g == "" {
+	if c := d.nearest(ci, att, i, func(c Character) bool { return c.Gender == g && !c.Narrator }); c != "" || g == "" {
 		return c
 	}
 	// No character of that gender: one whose gender the book does not show.
-	return d.nearest(ci, att, i, func(c Character) bool { return c.Gender == "" })
+	return d.nearest(ci, att, i, func(c Character) bool { return c.Gender == "" && !c.Narrator })
 }
 
 // nearest is the nearest character that fits before line i: speaking an
@@ -197,7 +243,10 @@ const fillGap = 60
 // it: one paragraph, one speaker. A quotation in parentheses is an aside
 // and passes on nothing.
 func (d *doc) paragraphFill(att []Attribution) {
-	untagged := func(i int) bool { return att[i].Source == SourceNone && !d.lines[i].tag().OK }
+	untagged := func(i int) bool {
+		t := d.lines[i].tag()
+		return att[i].Source == SourceNone && (!t.OK || t.Desc.Noun != "")
+	}
 	// from is the nearest line of i's paragraph in direction dir that is
 	// not an aside, if the narration between them is short; else -1.
 	from := func(i, dir int) int {
@@ -226,9 +275,9 @@ func (d *doc) paragraphFill(att []Attribution) {
 			continue
 		}
 		if l.ContinuesQuote && att[i-1].Speaker != "" {
-			att[i].Speaker, att[i].Source = att[i-1].Speaker, SourceParagraph
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[i-1].Speaker, SourceParagraph, min(confParagraph, att[i-1].Confidence)
 		} else if j := from(i, -1); j >= 0 {
-			att[i].Speaker, att[i].Source = att[j].Speaker, SourceParagraph
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[j].Speaker, SourceParagraph, min(confParagraph, att[j].Confidence)
 		}
 	}
 	for i := len(d.lines) - 1; i >= 0; i-- {
@@ -237,9 +286,9 @@ func (d *doc) paragraphFill(att []Attribution) {
 			continue
 		}
 		if l.Span.Continues && i+1 < len(d.lines) && att[i+1].Speaker != "" {
-			att[i].Speaker, att[i].Source = att[i+1].Speaker, SourceParagraph
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[i+1].Speaker, SourceParagraph, min(confParagraph, att[i+1].Confidence)
 		} else if j := from(i, +1); j >= 0 {
-			att[i].Speaker, att[i].Source = att[j].Speaker, SourceParagraph
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[j].Speaker, SourceParagraph, min(confParagraph, att[j].Confidence)
 		}
 	}
 }
@@ -263,62 +312,6 @@ func (d *doc) aside(i int) bool {
 	return strings.HasSuffix(s, "(")
 }
 
-// turns fills untagged turns of a conversation between two speakers: in a
-// run of dialogue paragraphs, a turn whose two previous turns are A then B
-// (or whose two next turns are B then A) is A's.
-func (d *doc) turns(ci *castIndex, att []Attribution) {
-	for _, run := range d.runs(ci) {
-		speaker := func(k int) string {
-			if k < 0 || k >= len(run) {
-				return ""
-			}
-			if run[k].said != "" {
-				return run[k].said
-			}
-			return att[run[k].lines[0]].Speaker
-		}
-		set := func(k int, s string) {
-			for _, i := range run[k].lines {
-				if att[i].Source == SourceNone {
-					att[i].Speaker, att[i].Source = s, SourceTurn
-				}
-			}
-		}
-		// two reports whether the known speakers of the turns around k
-		// are two people.
-		two := func(k int) bool {
-			who := map[string]bool{}
-			for j := k - turnReach; j <= k+turnReach; j++ {
-				if s := speaker(j); s != "" {
-					who[s] = true
-				}
-			}
-			return len(who) == 2
-		}
-		for pass := 0; pass < 2; pass++ {
-			for k := range run {
-				if speaker(k) != "" || !two(k) {
-					continue
-				}
-				back, fwd := "", ""
-				if a, b := speaker(k-2), speaker(k-1); a != "" && b != "" && a != b {
-					back = a
-				}
-				if a, b := speaker(k+2), speaker(k+1); a != "" && b != "" && a != b {
-					fwd = a
-				}
-				switch {
-				case back != "" && fwd != "" && back != fwd:
-				case back != "":
-					set(k, back)
-				case fwd != "":
-					set(k, fwd)
-				}
-			}
-		}
-	}
-}
-
 // turn is one turn of a conversation: a paragraph's lines (with the
 // paragraphs a quotation runs on into), or a short narration paragraph
 // telling a reply ("Mr. Bennet replied that he had not", "Mr. Bennet
@@ -326,6 +319,8 @@ func (d *doc) turns(ci *castIndex, att []Attribution) {
 type turn struct {
 	lines []int
 	said  string
+	at    int // where the turn starts in the text
+	lead  int // bytes of narration before its first line in the paragraph
 }
 
 // runs groups the lines into turns and the turns into runs of
@@ -353,12 +348,12 @@ func (d *doc) runs(ci *castIndex) [][]turn {
 			} else {
 				for p := pl.Para + 1; p < l.Para; p++ {
 					if who := d.reply(ci, p); who != "" {
-						cur = append(cur, turn{said: who})
+						cur = append(cur, turn{said: who, at: d.paras[p].Start})
 					}
 				}
 			}
 		}
-		cur = append(cur, turn{lines: []int{i}})
+		cur = append(cur, turn{lines: []int{i}, at: l.Span.Start, lead: l.Span.Start - d.paras[l.Para].Start})
 	}
 	flush()
 	return runs
