@@ -76,7 +76,7 @@ func (d *doc) narrator(chars []Character) ([]Character, int) {
 		}
 	}
 	for i := range d.lines {
-		for _, p := range d.vocatives(i) {
+		for _, p := range d.addressed(i) {
 			add(p, 1)
 		}
 	}
@@ -192,25 +192,16 @@ func (d *doc) saidI(i int) bool {
 	return false
 }
 
-// vocatives are the names line i addresses: a name opening the quotation
-// before a comma or mark ("Jake, come"), or closing a clause after a comma
-// ("…, Jake." / "…, my dear Jake!").
-func (d *doc) vocatives(i int) []phrase {
-	in := d.lines[i].Inner
-	toks := tokenize(d.text, in[0], in[1])
+// addressed are the name phrases in vocative position in line i, cast or
+// not (see vocatives).
+func (d *doc) addressed(i int) []phrase {
+	s, e := d.lines[i].Inner[0], d.lines[i].Inner[1]
 	var out []phrase
-	for k := 0; k < len(toks); k++ {
-		if !toks[k].Word || !(k == 0 || toks[k-1].Text == "," || strings.EqualFold(toks[k-1].Text, "dear")) {
-			continue
+	k := sort.Search(len(d.names), func(k int) bool { return d.names[k].Start >= s })
+	for ; k < len(d.names) && d.names[k].End <= e; k++ {
+		if o := d.names[k]; vocativeAt(d.text, s, e, o.Start, o.End) {
+			out = append(out, o.P)
 		}
-		p, ok := d.lx.nameAt(toks, k)
-		if !ok || p.first != k {
-			continue
-		}
-		if p.next == len(toks) || !toks[p.next].Word && strings.Contains(",!?.;", toks[p.next].Text) {
-			out = append(out, p)
-		}
-		k = p.next - 1
 	}
 	return out
 }
