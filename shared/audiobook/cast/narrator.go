@@ -14,11 +14,16 @@ import (
 // narration's "I" are the odd aside and quoted thoughts.
 const narratorShare = 0.15
 
+// minFirstPerson is the fewest first-person pronouns the narration must
+// hold: a letter's few "I" in a short text do not make a narrator.
+const minFirstPerson = 8
+
 // NarratorName is the narrator's name when the book never says it.
 const NarratorName = "Narrator"
 
 // firstPersonShare is the share of first-person pronouns (I, me, my,
-// myself) among the personal pronouns of the narration.
+// myself) among the personal pronouns of the narration, 0 when it holds
+// fewer than minFirstPerson of them.
 func (d *doc) firstPersonShare() float64 {
 	first, all := 0, 0
 	count := func(s, e int) {
@@ -43,7 +48,7 @@ func (d *doc) firstPersonShare() float64 {
 		at = max(at, l.Span.End)
 	}
 	count(at, len(d.text))
-	if all == 0 {
+	if first < minFirstPerson {
 		return 0
 	}
 	return float64(first) / float64(all)

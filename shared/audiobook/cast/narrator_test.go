@@ -48,3 +48,18 @@ func TestExtractNarrator(t *testing.T) {
 		t.Fatalf("a third-person story cast a narrator: %+v", n)
 	}
 }
+
+func TestExtractLetterIsNoCharacter(t *testing.T) {
+	// A letter read out in a third-person scene: its heading, salutation
+	// and signature name nobody who speaks, and its "I" make no narrator.
+	text := `"Read it," said Tom.` + "\n\n" + `Bath, Tuesday.` + "\n\n" + `MY DEAR SISTER,` + "\n\n" +
+		`I write in haste, for I leave at noon, and my trunk is not packed.` + "\n\n" + `Yours affectionately,` + "\n\n" + `HARRIET.` + "\n\n" +
+		`"My dearest Jane,--We arrived at Bath on Tuesday. Your loving mother, Sarah."` + "\n\n" + `"Well," said Tom, and he folded it.` + "\n"
+	var names []string
+	for _, c := range Extract(text, split(text)) {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, ",") != "Tom" {
+		t.Fatalf("cast %v, want only Tom", names)
+	}
+}
