@@ -345,7 +345,9 @@ func sameAs(s, l phrase, lg string) bool {
 		return titleFits(true) // "the Footman" of "the Frog-Footman"
 	case len(sw) >= len(lw):
 		return false
-	case equalWords(sw, lw[len(lw)-len(sw):]) && !connectors[lw[len(lw)-len(sw)-1]]:
+	case equalWords(sw, lw[len(lw)-len(sw):]) && (!connectors[lw[len(lw)-len(sw)-1]] || len(lw)-len(sw) == 1):
+		// (a particle opening the full name is the surname's: Griers of
+		// De Griers; "Hearts" of "the King of Hearts" is not the King)
 		return titleFits(true) // the surname, or "the Rabbit" of "the White Rabbit"
 	case equalWords(sw, lw[:len(sw)]) && (connectors[lw[len(sw)]] || !s.Article && !l.Article):
 		return titleFits(false) // the given name, or "the King" of "the King of Hearts"

@@ -126,6 +126,9 @@ func TestExtractNamesByFullName(t *testing.T) {
 			`"Yes," said George.` + "\n\n" + `"No," said Mr. Emery.` + "\n\n" +
 				`He met George Emery there, and then George Emery sat down.` + "\n",
 			map[string][]string{"George": nil, "Mr. Emery": nil}},
+		{"a surname's particle stays on it, and the bare surname joins it",
+			`"Non," said De Griers, over a glass de vin.` + "\n\n" + `"Oui," said De Griers.` + "\n\n" + `"Bien," said Griers.` + "\n",
+			map[string][]string{"De Griers": {"Griers"}}},
 		{"Mrs. and the surname is not the daughter known by her full name",
 			`"Yes," said Daisy Mills. Daisy Mills smiled as she spoke.` + "\n\n" + `"No," said Mrs. Mills.` + "\n\n" +
 				`"Hush," said Daisy Mills. Daisy Mills frowned as she went. Tom nodded as he went.` + "\n",
