@@ -102,7 +102,7 @@ func (d *doc) extract() []Character {
 			case "female":
 				f.KinFemale++
 			}
-			switch o.Pron {
+			switch subjectPronounAfter(d.text, o.End) {
 			case "male":
 				f.Male++
 			case "female":

@@ -151,3 +151,16 @@ func TestExtractGenderFromKinAndGivenNames(t *testing.T) {
 		}
 	}
 }
+
+func TestExtractGenderIgnoresObjectPronouns(t *testing.T) {
+	// "him" after a name is most often someone else: Brax is a woman.
+	text := `"Come," said Brax. Brax smiled at him. Brax waved at him. Brax looked at him.` + "\n\n" +
+		`"Now," said Brax. Brax turned as she went. Brax sighed as she sat.` + "\n\n" +
+		`"Yes," said Orm. Orm shook his head. Orm rubbed his eyes.` + "\n"
+	got := castOf(text)
+	for name, want := range map[string]string{"Brax": "female", "Orm": "male"} {
+		if c, ok := got[name]; !ok || c.Gender != want {
+			t.Errorf("%s: %+v, want gender %q", name, c, want)
+		}
+	}
+}

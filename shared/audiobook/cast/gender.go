@@ -81,3 +81,17 @@ philip ralph randolph raymond reginald richard robert roger roland rupert samuel
 simon solomon stanley stephen ted teddy theodore thomas tim timothy toby tom tommy victor vincent walter
 wilfred will william willie willy
 `
+
+// subjectPronounAfter is pronounAfter at offset end with "him" passed
+// over like "her": after a name, "him" is most often someone else
+// ("Brett smiled at him"), while he, his, she and hers refer back to it.
+func subjectPronounAfter(text string, end int) string {
+	toks := tokenize(text, end, min(len(text), end+80))
+	kept := toks[:0]
+	for _, t := range toks {
+		if !strings.EqualFold(t.Text, "him") {
+			kept = append(kept, t)
+		}
+	}
+	return pronounAfter(kept, 0)
+}
