@@ -134,7 +134,7 @@ func (d *doc) extract() []Character {
 			f.Gender = givenNameGender(f.P)
 		}
 	}
-	clusters := cluster(kept)
+	clusters := cluster(kept, families(d.names))
 	clusters = joinByFullName(clusters, d.names)
 	fullNames(clusters, d.names)
 	chars := make([]Character, 0, len(clusters))
@@ -241,10 +241,11 @@ func better(a, b *form) bool {
 }
 
 // cluster merges forms of one character, fullest names first, so a short
-// form joins the one group it can belong to; a form that fits several
+// form joins the one group it can belong to (a titled surname not the
+// full name of one of several of that family: see family.shared); a form that fits several
 // groups ("Bennet": Mr. or Mrs.) is dropped, except that a lone surname
 // goes to the one man among them ("Bingley" is Mr. Bingley, not Miss).
-func cluster(forms []*form) []*group {
+func cluster(forms []*form, fam family) []*group {
 	sort.Slice(forms, func(i, j int) bool {
 		a, b := forms[i], forms[j]
 		if la, lb := nameLen(a.P), nameLen(b.P); la != lb {
@@ -263,7 +264,7 @@ func cluster(forms []*form) []*group {
 		var fits []*group
 		for _, g := range groups {
 			for _, x := range g.forms {
-				if sameAs(f.P, x.P, g.gender()) {
+				if sameAs(f.P, x.P, g.gender()) && !fam.shared(f.P, x.P) {
 					fits = append(fits, g)
 					break
 				}

@@ -126,6 +126,14 @@ func TestExtractNamesByFullName(t *testing.T) {
 			`"Yes," said George.` + "\n\n" + `"No," said Mr. Emery.` + "\n\n" +
 				`He met George Emery there, and then George Emery sat down.` + "\n",
 			map[string][]string{"George": nil, "Mr. Emery": nil}},
+		{"Mr. and a surname shared by two brothers joins neither",
+			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
+				`He met Tom Ashby there, and then Tom Ashby sat down.` + "\n",
+			map[string][]string{"Robert Ashby": nil, "Mr. Ashby": nil}},
+		{"Mr. and the surname of the one man of that family is him",
+			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
+				`He met Ann Ashby there, and then Ann Ashby sat down.` + "\n",
+			map[string][]string{"Robert Ashby": {"Mr. Ashby"}}},
 		{"a surname's particle stays on it, and the bare surname joins it",
 			`"Non," said De Griers, over a glass de vin.` + "\n\n" + `"Oui," said De Griers.` + "\n\n" + `"Bien," said Griers.` + "\n",
 			map[string][]string{"De Griers": {"Griers"}}},
