@@ -117,6 +117,7 @@ func (d *doc) extract() []Character {
 		males += f.Male
 		females += f.Female
 	}
+	titles := surnameTitleGenders(d.names)
 	for _, f := range kept {
 		f.Gender = f.P.gender()
 		switch {
@@ -125,6 +126,8 @@ func (d *doc) extract() []Character {
 			f.Gender = "male"
 		case f.KinFemale > 0 && f.KinMale == 0:
 			f.Gender = "female"
+		case titles.of(f.P) != "":
+			f.Gender = titles.of(f.P)
 		case givenNameGender(f.P) != "":
 			f.Gender = givenNameGender(f.P)
 		case f.Neuter < f.Male+f.Female:

@@ -50,6 +50,9 @@ func fullNames(groups []*group, names []occurrence) {
 			continue
 		}
 		if g := owner[k]; g != nil {
+			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && tg != g.gender() {
+				continue
+			}
 			if bare(g) && (p.Title == "" || n >= uses[normKey(bareForm(g).P.Text)]) {
 				consider(g, p, n)
 			}
@@ -59,7 +62,8 @@ func fullNames(groups []*group, names []occurrence) {
 		fits := 0
 		for _, g := range groups {
 			gg := g.gender()
-			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && gg != "" && tg != gg {
+			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && tg != gg {
+				// A gendered title names only a group of that gender.
 				continue
 			}
 			for _, x := range g.forms {

@@ -95,3 +95,47 @@ func subjectPronounAfter(text string, end int) string {
 	}
 	return pronounAfter(kept, 0)
 }
+
+// titleCounts counts, per surname (lower case), the gendered surname
+// titles the text writes before it: Mr. Winterbourne, Mrs. Bennet.
+type titleCounts map[string][2]int // {male, female}
+
+// minTitleUses is how often a surname must carry titles of one gender only
+// to give the bare surname that gender.
+const minTitleUses = 2
+
+func surnameTitleGenders(names []occurrence) titleCounts {
+	tc := titleCounts{}
+	for _, o := range names {
+		p := o.P
+		if p.Title == "" || p.Article || len(p.Words) != 1 || !surnameTitles[p.Title] {
+			continue
+		}
+		k := strings.ToLower(p.Words[0])
+		c := tc[k]
+		switch honorifics[p.Title] {
+		case "male":
+			c[0]++
+		case "female":
+			c[1]++
+		}
+		tc[k] = c
+	}
+	return tc
+}
+
+// of is the gender a bare surname has when the text titles it with one
+// gender only ("Mr. Winterbourne", never Mrs. or Miss), else "".
+func (tc titleCounts) of(p phrase) string {
+	if p.Title != "" || p.Article || len(p.Words) != 1 {
+		return ""
+	}
+	c := tc[strings.ToLower(p.Words[0])]
+	switch {
+	case c[0] >= minTitleUses && c[1] == 0:
+		return "male"
+	case c[1] >= minTitleUses && c[0] == 0:
+		return "female"
+	}
+	return ""
+}
