@@ -102,7 +102,7 @@ func (d *doc) extract() []Character {
 			case "female":
 				f.KinFemale++
 			}
-			switch o.Pron {
+			switch subjectPronounAfter(d.text, o.End) {
 			case "male":
 				f.Male++
 			case "female":
@@ -117,6 +117,7 @@ func (d *doc) extract() []Character {
 		males += f.Male
 		females += f.Female
 	}
+	titles := surnameTitleGenders(d.names)
 	for _, f := range kept {
 		f.Gender = f.P.gender()
 		switch {
@@ -125,6 +126,8 @@ func (d *doc) extract() []Character {
 			f.Gender = "male"
 		case f.KinFemale > 0 && f.KinMale == 0:
 			f.Gender = "female"
+		case titles.of(f.P) != "":
+			f.Gender = titles.of(f.P)
 		case givenNameGender(f.P) != "":
 			f.Gender = givenNameGender(f.P)
 		case f.Neuter < f.Male+f.Female:
@@ -134,14 +137,20 @@ func (d *doc) extract() []Character {
 			f.Gender = givenNameGender(f.P)
 		}
 	}
-	clusters := cluster(kept)
+	clusters := cluster(kept, families(d.names))
 	clusters = joinByFullName(clusters, d.names)
 	fullNames(clusters, d.names)
 	chars := make([]Character, 0, len(clusters))
 	for _, c := range clusters {
 		chars = append(chars, c.character())
 	}
+	chars, said := d.narrator(chars)
 	countMentions(chars, d.names)
+	for i := range chars {
+		if chars[i].Narrator {
+			chars[i].Mentions += said
+		}
+	}
 	return finish(chars)
 }
 
@@ -235,10 +244,11 @@ func better(a, b *form) bool {
 }
 
 // cluster merges forms of one character, fullest names first, so a short
-// form joins the one group it can belong to; a form that fits several
+// form joins the one group it can belong to (a titled surname not the
+// full name of one of several of that family: see family.shared); a form that fits several
 // groups ("Bennet": Mr. or Mrs.) is dropped, except that a lone surname
 // goes to the one man among them ("Bingley" is Mr. Bingley, not Miss).
-func cluster(forms []*form) []*group {
+func cluster(forms []*form, fam family) []*group {
 	sort.Slice(forms, func(i, j int) bool {
 		a, b := forms[i], forms[j]
 		if la, lb := nameLen(a.P), nameLen(b.P); la != lb {
@@ -257,7 +267,7 @@ func cluster(forms []*form) []*group {
 		var fits []*group
 		for _, g := range groups {
 			for _, x := range g.forms {
-				if sameAs(f.P, x.P, g.gender()) {
+				if sameAs(f.P, x.P, g.gender()) && !fam.shared(f.P, x.P) {
 					fits = append(fits, g)
 					break
 				}
@@ -339,7 +349,9 @@ func sameAs(s, l phrase, lg string) bool {
 		return titleFits(true) // "the Footman" of "the Frog-Footman"
 	case len(sw) >= len(lw):
 		return false
-	case equalWords(sw, lw[len(lw)-len(sw):]) && !connectors[lw[len(lw)-len(sw)-1]]:
+	case equalWords(sw, lw[len(lw)-len(sw):]) && (!connectors[lw[len(lw)-len(sw)-1]] || len(lw)-len(sw) == 1):
+		// (a particle opening the full name is the surname's: Griers of
+		// De Griers; "Hearts" of "the King of Hearts" is not the King)
 		return titleFits(true) // the surname, or "the Rabbit" of "the White Rabbit"
 	case equalWords(sw, lw[:len(sw)]) && (connectors[lw[len(sw)]] || !s.Article && !l.Article):
 		return titleFits(false) // the given name, or "the King" of "the King of Hearts"

@@ -126,6 +126,17 @@ func TestExtractNamesByFullName(t *testing.T) {
 			`"Yes," said George.` + "\n\n" + `"No," said Mr. Emery.` + "\n\n" +
 				`He met George Emery there, and then George Emery sat down.` + "\n",
 			map[string][]string{"George": nil, "Mr. Emery": nil}},
+		{"Mr. and a surname shared by two brothers joins neither",
+			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
+				`He met Tom Ashby there, and then Tom Ashby sat down.` + "\n",
+			map[string][]string{"Robert Ashby": nil, "Mr. Ashby": nil}},
+		{"Mr. and the surname of the one man of that family is him",
+			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
+				`He met Ann Ashby there, and then Ann Ashby sat down.` + "\n",
+			map[string][]string{"Robert Ashby": {"Mr. Ashby"}}},
+		{"a surname's particle stays on it, and the bare surname joins it",
+			`"Non," said De Griers, over a glass de vin.` + "\n\n" + `"Oui," said De Griers.` + "\n\n" + `"Bien," said Griers.` + "\n",
+			map[string][]string{"De Griers": {"Griers"}}},
 		{"Mrs. and the surname is not the daughter known by her full name",
 			`"Yes," said Daisy Mills. Daisy Mills smiled as she spoke.` + "\n\n" + `"No," said Mrs. Mills.` + "\n\n" +
 				`"Hush," said Daisy Mills. Daisy Mills frowned as she went. Tom nodded as he went.` + "\n",
@@ -143,6 +154,32 @@ func TestExtractGenderFromKinAndGivenNames(t *testing.T) {
 	for name, want := range map[string]string{
 		"Zeb": "male", "Wren": "female", "Fanny": "female", "Walter": "male", "Quill": "",
 	} {
+		if c, ok := got[name]; !ok || c.Gender != want {
+			t.Errorf("%s: %+v, want gender %q", name, c, want)
+		}
+	}
+}
+
+func TestExtractGenderIgnoresObjectPronouns(t *testing.T) {
+	// "him" after a name is most often someone else: Brax is a woman.
+	text := `"Come," said Brax. Brax smiled at him. Brax waved at him. Brax looked at him.` + "\n\n" +
+		`"Now," said Brax. Brax turned as she went. Brax sighed as she sat.` + "\n\n" +
+		`"Yes," said Orm. Orm shook his head. Orm rubbed his eyes.` + "\n"
+	got := castOf(text)
+	for name, want := range map[string]string{"Brax": "female", "Orm": "male"} {
+		if c, ok := got[name]; !ok || c.Gender != want {
+			t.Errorf("%s: %+v, want gender %q", name, c, want)
+		}
+	}
+}
+
+func TestExtractGenderFromTitledSurname(t *testing.T) {
+	// The text titles Quorn "Mr." only, so bare "Quorn" is a man; Bennet
+	// is titled both ways and stays unknown.
+	text := `"Yes," said Quorn.` + "\n\n" + `"No," said Bennet.` + "\n\n" + `"So," said Quorn.` + "\n\n" + `"Oh," said Quorn.` + "\n\n" +
+		`They spoke of Mr. Quorn, and of Mr. Quorn again, and of Mr. Bennet and Mrs. Bennet and Mrs. Bennet.` + "\n"
+	got := castOf(text)
+	for name, want := range map[string]string{"Quorn": "male", "Bennet": ""} {
 		if c, ok := got[name]; !ok || c.Gender != want {
 			t.Errorf("%s: %+v, want gender %q", name, c, want)
 		}

@@ -50,6 +50,9 @@ func fullNames(groups []*group, names []occurrence) {
 			continue
 		}
 		if g := owner[k]; g != nil {
+			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && tg != g.gender() {
+				continue
+			}
 			if bare(g) && (p.Title == "" || n >= uses[normKey(bareForm(g).P.Text)]) {
 				consider(g, p, n)
 			}
@@ -59,7 +62,8 @@ func fullNames(groups []*group, names []occurrence) {
 		fits := 0
 		for _, g := range groups {
 			gg := g.gender()
-			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && gg != "" && tg != gg {
+			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && tg != gg {
+				// A gendered title names only a group of that gender.
 				continue
 			}
 			for _, x := range g.forms {
@@ -215,4 +219,51 @@ func joinByFullName(groups []*group, names []occurrence) []*group {
 		}
 	}
 	return out
+}
+
+// family holds, per surname (lower case), the given names the text writes
+// with it at least minFullUses times, with their usual gender ("" when the
+// lexicon does not know it).
+type family map[string]map[string]string
+
+func families(names []occurrence) family {
+	uses := map[string]int{}
+	for _, o := range names {
+		if p := o.P; !p.Article && p.Title == "" && len(p.Words) == 2 && fullForm(p) {
+			uses[strings.ToLower(p.Words[1])+" "+strings.ToLower(p.Words[0])]++
+		}
+	}
+	fam := family{}
+	for k, n := range uses {
+		if n < minFullUses {
+			continue
+		}
+		sur, given, _ := strings.Cut(k, " ")
+		if fam[sur] == nil {
+			fam[sur] = map[string]string{}
+		}
+		fam[sur][given] = givenNames[given]
+	}
+	return fam
+}
+
+// shared reports whether the titled surname s ("Mr. Ashby") may be
+// another member of the family of the full name l ("Robert Ashby"): the
+// text writes another given name of that surname whose gender does not
+// exclude the title's (Tom Ashby). A bare "Mr. Ashby" is then not joined
+// to Robert: the eldest, the father or a brother may be meant.
+func (fam family) shared(s, l phrase) bool {
+	if s.Title == "" || l.Title != "" || len(s.Words) != 1 || len(l.Words) != 2 || !surnameTitles[s.Title] {
+		return false
+	}
+	if !strings.EqualFold(s.Words[0], l.Words[1]) {
+		return false
+	}
+	g := honorifics[s.Title]
+	for given, gg := range fam[strings.ToLower(s.Words[0])] {
+		if given != strings.ToLower(l.Words[0]) && (g == "" || gg == "" || gg == g) {
+			return true
+		}
+	}
+	return false
 }

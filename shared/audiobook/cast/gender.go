@@ -81,3 +81,61 @@ philip ralph randolph raymond reginald richard robert roger roland rupert samuel
 simon solomon stanley stephen ted teddy theodore thomas tim timothy toby tom tommy victor vincent walter
 wilfred will william willie willy
 `
+
+// subjectPronounAfter is pronounAfter at offset end with "him" passed
+// over like "her": after a name, "him" is most often someone else
+// ("Brett smiled at him"), while he, his, she and hers refer back to it.
+func subjectPronounAfter(text string, end int) string {
+	toks := tokenize(text, end, min(len(text), end+80))
+	kept := toks[:0]
+	for _, t := range toks {
+		if !strings.EqualFold(t.Text, "him") {
+			kept = append(kept, t)
+		}
+	}
+	return pronounAfter(kept, 0)
+}
+
+// titleCounts counts, per surname (lower case), the gendered surname
+// titles the text writes before it: Mr. Winterbourne, Mrs. Bennet.
+type titleCounts map[string][2]int // {male, female}
+
+// minTitleUses is how often a surname must carry titles of one gender only
+// to give the bare surname that gender.
+const minTitleUses = 2
+
+func surnameTitleGenders(names []occurrence) titleCounts {
+	tc := titleCounts{}
+	for _, o := range names {
+		p := o.P
+		if p.Title == "" || p.Article || len(p.Words) != 1 || !surnameTitles[p.Title] {
+			continue
+		}
+		k := strings.ToLower(p.Words[0])
+		c := tc[k]
+		switch honorifics[p.Title] {
+		case "male":
+			c[0]++
+		case "female":
+			c[1]++
+		}
+		tc[k] = c
+	}
+	return tc
+}
+
+// of is the gender a bare surname has when the text titles it with one
+// gender only ("Mr. Winterbourne", never Mrs. or Miss), else "".
+func (tc titleCounts) of(p phrase) string {
+	if p.Title != "" || p.Article || len(p.Words) != 1 {
+		return ""
+	}
+	c := tc[strings.ToLower(p.Words[0])]
+	switch {
+	case c[0] >= minTitleUses && c[1] == 0:
+		return "male"
+	case c[1] >= minTitleUses && c[0] == 0:
+		return "female"
+	}
+	return ""
+}
