@@ -175,11 +175,12 @@ func TestExtractGenderIgnoresObjectPronouns(t *testing.T) {
 
 func TestExtractGenderFromTitledSurname(t *testing.T) {
 	// The text titles Quorn "Mr." only, so bare "Quorn" is a man; Bennet
-	// is titled both ways and stays unknown.
+	// is titled both ways and stays unknown; Wynn is titled "Lady".
 	text := `"Yes," said Quorn.` + "\n\n" + `"No," said Bennet.` + "\n\n" + `"So," said Quorn.` + "\n\n" + `"Oh," said Quorn.` + "\n\n" +
 		`They spoke of Mr. Quorn, and of Mr. Quorn again, and of Mr. Bennet and Mrs. Bennet and Mrs. Bennet.` + "\n"
+	text += `"Hm," said Wynn.` + "\n\n" + `They spoke of Lady Wynn Ashby, and of Lady Wynn.` + "\n"
 	got := castOf(text)
-	for name, want := range map[string]string{"Quorn": "male", "Bennet": ""} {
+	for name, want := range map[string]string{"Quorn": "male", "Bennet": "", "Wynn": "female"} {
 		if c, ok := got[name]; !ok || c.Gender != want {
 			t.Errorf("%s: %+v, want gender %q", name, c, want)
 		}

@@ -96,36 +96,42 @@ func subjectPronounAfter(text string, end int) string {
 	return pronounAfter(kept, 0)
 }
 
-// titleCounts counts, per surname (lower case), the gendered surname
-// titles the text writes before it: Mr. Winterbourne, Mrs. Bennet.
+// titleCounts counts, per name word (lower case), the gendered titles the
+// text writes before it: Mr. Winterbourne, Mrs. Bennet, Lady Brett Ashley
+// (for Brett and for Ashley).
 type titleCounts map[string][2]int // {male, female}
 
-// minTitleUses is how often a surname must carry titles of one gender only
-// to give the bare surname that gender.
+// minTitleUses is how often a name word must carry titles of one gender
+// only to give a bare name of it that gender.
 const minTitleUses = 2
 
 func surnameTitleGenders(names []occurrence) titleCounts {
 	tc := titleCounts{}
 	for _, o := range names {
 		p := o.P
-		if p.Title == "" || p.Article || len(p.Words) != 1 || !surnameTitles[p.Title] {
+		g := honorifics[p.Title]
+		if p.Title == "" || p.Article || g == "" {
 			continue
 		}
-		k := strings.ToLower(p.Words[0])
-		c := tc[k]
-		switch honorifics[p.Title] {
-		case "male":
-			c[0]++
-		case "female":
-			c[1]++
+		for _, w := range p.Words {
+			if connectors[w] {
+				continue
+			}
+			k := strings.ToLower(w)
+			c := tc[k]
+			if g == "male" {
+				c[0]++
+			} else {
+				c[1]++
+			}
+			tc[k] = c
 		}
-		tc[k] = c
 	}
 	return tc
 }
 
-// of is the gender a bare surname has when the text titles it with one
-// gender only ("Mr. Winterbourne", never Mrs. or Miss), else "".
+// of is the gender a bare name has when the text titles it with one gender
+// only ("Mr. Winterbourne", never Mrs. or Miss; "Lady Brett"), else "".
 func (tc titleCounts) of(p phrase) string {
 	if p.Title != "" || p.Article || len(p.Words) != 1 {
 		return ""
