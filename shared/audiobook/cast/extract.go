@@ -139,6 +139,7 @@ func (d *doc) extract() []Character {
 	}
 	clusters := cluster(kept, families(d.names))
 	clusters = joinByFullName(clusters, d.names)
+	clusters = joinRank(clusters, d.names)
 	fullNames(clusters, d.names)
 	chars := make([]Character, 0, len(clusters))
 	for _, c := range clusters {

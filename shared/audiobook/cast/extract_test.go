@@ -134,6 +134,14 @@ func TestExtractNamesByFullName(t *testing.T) {
 			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
 				`He met Ann Ashby there, and then Ann Ashby sat down.` + "\n",
 			map[string][]string{"Robert Ashby": {"Mr. Ashby"}}},
+		{"the Major is the one Major the text names",
+			`"Halt," said the Major.` + "\n\n" + `"March," said the Major.` + "\n\n" +
+				`He met Major Callow there, and then Major Callow sat down.` + "\n",
+			map[string][]string{"Major Callow": {"The Major"}}},
+		{"of two Majors the text names, the Major is neither",
+			`"Halt," said the Major.` + "\n\n" + `"March," said the Major.` + "\n\n" +
+				`He met Major Callow there, and then Major Callow sat down by Major Rook and Major Rook.` + "\n",
+			map[string][]string{"The Major": nil}},
 		{"a surname's particle stays on it, and the bare surname joins it",
 			`"Non," said De Griers, over a glass de vin.` + "\n\n" + `"Oui," said De Griers.` + "\n\n" + `"Bien," said Griers.` + "\n",
 			map[string][]string{"De Griers": {"Griers"}}},

@@ -267,3 +267,63 @@ func (fam family) shared(s, l phrase) bool {
 	}
 	return false
 }
+
+// joinRank names a character known as "the Major" (an article and a title)
+// by the one titled name the text writes with that title at least
+// minFullUses times ("Major Callendar"), joining the group of that name
+// if it is cast; with two Majors in the text it stays as it is.
+func joinRank(groups []*group, names []occurrence) []*group {
+	uses := map[string]int{}
+	phr := map[string]phrase{}
+	for _, o := range names {
+		if p := o.P; p.Title != "" && !p.Article && (len(p.Words) == 1 || fullForm(phrase{Words: p.Words})) {
+			k := normKey(p.Text)
+			uses[k]++
+			phr[k] = p
+		}
+	}
+	byTitle := map[string][]string{}
+	for k, p := range phr {
+		if uses[k] >= minFullUses {
+			byTitle[p.Title] = append(byTitle[p.Title], k)
+		}
+	}
+	owner := map[string]*group{}
+	for _, g := range groups {
+		for _, f := range g.forms {
+			owner[normKey(f.P.Text)] = g
+		}
+	}
+	gone := map[*group]bool{}
+	for _, g := range groups {
+		b := bareForm(g)
+		if gone[g] || !b.P.Article || b.P.Title != "" || len(b.P.Words) != 1 {
+			continue
+		}
+		title := strings.ToLower(b.P.Words[0])
+		if _, ok := honorifics[title]; !ok || len(byTitle[title]) != 1 {
+			continue
+		}
+		k := byTitle[title][0]
+		if o := owner[k]; o != nil && o != g {
+			if gone[o] {
+				continue
+			}
+			g.forms = append(g.forms, o.forms...)
+			gone[o] = true
+		}
+		f := findForm(g, phr[k])
+		if f == nil {
+			f = &form{P: phr[k]}
+			g.forms = append(g.forms, f)
+		}
+		g.full = f
+	}
+	out := groups[:0]
+	for _, g := range groups {
+		if !gone[g] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
