@@ -30,12 +30,13 @@ import (
 // The books are read as `POST /api/audiobook/books` reads a TXT upload (no
 // LLM): book.ParseText, spans.SplitBook, Extract, AttributeRules.
 
-// Floors a little under the overall figures measured on pdnc-dev, so that a
-// change cannot make them slip back unnoticed.
+// Floors a little under the overall figures measured on pdnc-dev (61.4% /
+// 67.2% with the cast list of h-castchars), so that a change cannot make
+// them slip back unnoticed.
 const (
 	minPDNCRecall      = 0.995
-	minPDNCAttribution = 0.56
-	minPDNCAccuracy    = 0.64
+	minPDNCAttribution = 0.60
+	minPDNCAccuracy    = 0.66
 	// maxCastPerBook mirrors audiobook.MaxCharacters: the service keeps the
 	// most mentioned characters only.
 	maxCastPerBook = 500
