@@ -322,6 +322,10 @@ func sameAs(s, l phrase, lg string) bool {
 	if s.Title != "" && l.Title != "" && s.Title != l.Title {
 		return false // Mr. Bennet is not Mrs. Bennet
 	}
+	if s.Title == "" && !s.Article && len(s.Words) == 1 && len(l.Words) == 1 && honorifics[l.Title] == "female" && surnameTitles[l.Title] {
+		// A bare surname in a novel is a man's: "Denham" is not Mrs. Denham.
+		return false
+	}
 	if s.Title == "mrs" && l.Title == "" && len(l.Words) > len(s.Words) {
 		// Mrs. Miller is Daisy Miller's mother more often than Daisy
 		// married: a given name with the surname says a daughter.
