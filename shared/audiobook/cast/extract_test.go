@@ -138,6 +138,10 @@ func TestExtractNamesByFullName(t *testing.T) {
 			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
 				`He met Ann Ashby there, and then Ann Ashby sat down.` + "\n",
 			map[string][]string{"Robert Ashby": {"Mr. Ashby"}}},
+		{"a woman's full name is hers, not her father's, whose title fits the surname",
+			`"Yes," said Katharine.` + "\n\n" + `"No," said Mr. Hilbery. Mr. Hilbery shook his head.` + "\n\n" +
+				`He met Katharine Hilbery there, and then Katharine Hilbery sat down.` + "\n",
+			map[string][]string{"Katharine Hilbery": {"Katharine"}, "Mr. Hilbery": nil}},
 		{"the Major is the one Major the text names",
 			`"Halt," said the Major.` + "\n\n" + `"March," said the Major.` + "\n\n" +
 				`He met Major Callow there, and then Major Callow sat down.` + "\n",

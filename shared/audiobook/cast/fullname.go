@@ -62,6 +62,9 @@ func fullNames(groups []*group, names []occurrence) {
 		fits := 0
 		for _, g := range groups {
 			gg := g.gender()
+			if pg := givenNameGender(p); pg != "" && gg != "" && pg != gg {
+				continue // Katharine Hilbery is not Mr. Hilbery
+			}
 			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && tg != gg {
 				// A gendered title names only a group of that gender.
 				continue
