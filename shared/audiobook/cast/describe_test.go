@@ -35,3 +35,10 @@ func TestAttributeRulesActionBeats(t *testing.T) {
 		`"Not yet." Julia drew the curtain.`+"\n",
 		cast, []string{"Nell", "Julia"}, []Source{SourceParagraph, SourceParagraph})
 }
+
+func TestAttributeRulesActorParagraph(t *testing.T) {
+	cast := []Character{{Name: "Nell", Gender: "female"}, {Name: "Julia", Gender: "female"}}
+	checkCast(t, `"Is it late?" said Nell.`+"\n\n"+`"Not yet," said Julia.`+"\n\n"+
+		`Julia poured another cup and pushed it across the table.`+"\n\n"+`"You should stay."`+"\n",
+		cast, []string{"Nell", "Julia", "Julia"}, []Source{SourceExplicit, SourceExplicit, SourceParagraph})
+}

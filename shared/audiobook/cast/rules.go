@@ -182,6 +182,12 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 // before a line is the one a pronoun tag means.
 func (d *doc) beatSubject(ci *castIndex, i int) int {
 	s, e := d.narrationBefore(i)
+	return d.subjectAt(ci, s, e)
+}
+
+// subjectAt is the character whose name opens the last sentence of
+// text[s:e] (not as a possessive), or -1.
+func (d *doc) subjectAt(ci *castIndex, s, e int) int {
 	toks := tokenize(d.text, s, e)
 	for len(toks) > 0 && !toks[len(toks)-1].Word {
 		toks = toks[:len(toks)-1]
@@ -193,10 +199,7 @@ func (d *doc) beatSubject(ci *castIndex, i int) int {
 			break
 		}
 	}
-	if from >= len(toks) {
-		return -1
-	}
-	if p, ok := d.lx.nameAt(toks, from); ok && p.first == from {
+	if p, ok := d.lx.nameAt(toks, from); ok && p.first == from && !possessive(toks, p.next) {
 		return ci.resolve(p)
 	}
 	return -1
@@ -328,6 +331,9 @@ type turn struct {
 	said  string
 	at    int // where the turn starts in the text
 	lead  int // bytes of narration before its first line in the paragraph
+	// actor is the character named as the subject of the last sentence
+	// of the narration paragraph right before the turn.
+	actor string
 }
 
 // runs groups the lines into turns and the turns into runs of
@@ -360,7 +366,14 @@ func (d *doc) runs(ci *castIndex) [][]turn {
 				}
 			}
 		}
-		cur = append(cur, turn{lines: []int{i}, at: l.Span.Start, lead: l.Span.Start - d.paras[l.Para].Start})
+		t := turn{lines: []int{i}, at: l.Span.Start, lead: l.Span.Start - d.paras[l.Para].Start}
+		// (Not a paragraph telling a reply, which is a turn of its own.)
+		if len(cur) > 0 && t.lead == 0 && l.Para > 0 && (i == 0 || d.lines[i-1].Para < l.Para-1) && d.reply(ci, l.Para-1) == "" {
+			if c := d.subjectAt(ci, d.paras[l.Para-1].Start, d.paras[l.Para-1].End); c >= 0 {
+				t.actor = ci.chars[c].Name
+			}
+		}
+		cur = append(cur, t)
 	}
 	flush()
 	return runs
