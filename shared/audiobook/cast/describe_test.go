@@ -42,3 +42,11 @@ func TestAttributeRulesActorParagraph(t *testing.T) {
 		`Julia poured another cup and pushed it across the table.`+"\n\n"+`"You should stay."`+"\n",
 		cast, []string{"Nell", "Julia", "Julia"}, []Source{SourceExplicit, SourceExplicit, SourceParagraph})
 }
+
+func TestAttributeRulesPronounBeat(t *testing.T) {
+	cast := []Character{{Name: "Mr. Hartley", Gender: "male"}, {Name: "Nell", Gender: "female"}}
+	long := strings.Repeat("The wind rose over the moor and rattled the shutters of the old house. ", 6)
+	checkCast(t, long+"\n\n"+`Mr. Hartley looked at Nell across the table for a long while.`+"\n\n"+
+		`She grew pale. "I will not go."`+"\n",
+		cast, []string{"Nell"}, []Source{SourceParagraph})
+}

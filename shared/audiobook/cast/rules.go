@@ -188,21 +188,25 @@ func (d *doc) beatSubject(ci *castIndex, i int) int {
 // subjectAt is the character whose name opens the last sentence of
 // text[s:e] (not as a possessive), or -1.
 func (d *doc) subjectAt(ci *castIndex, s, e int) int {
-	toks := tokenize(d.text, s, e)
-	for len(toks) > 0 && !toks[len(toks)-1].Word {
-		toks = toks[:len(toks)-1]
-	}
-	from := 0
-	for k := len(toks) - 1; k >= 0; k-- {
-		if isTerminal(toks[k]) && !(toks[k].Text == "." && k > 0 && isTitleWord(toks[k-1])) {
-			from = k + 1
-			break
-		}
-	}
-	if p, ok := d.lx.nameAt(toks, from); ok && p.first == from && !possessive(toks, p.next) {
+	toks := lastSentence(tokenize(d.text, s, e))
+	if p, ok := d.lx.nameAt(toks, 0); ok && p.first == 0 && !possessive(toks, p.next) {
 		return ci.resolve(p)
 	}
 	return -1
+}
+
+// lastSentence is the last sentence of toks, without the punctuation
+// that closes it.
+func lastSentence(toks []tok) []tok {
+	for len(toks) > 0 && !toks[len(toks)-1].Word {
+		toks = toks[:len(toks)-1]
+	}
+	for k := len(toks) - 1; k >= 0; k-- {
+		if isTerminal(toks[k]) && !(toks[k].Text == "." && k > 0 && isTitleWord(toks[k-1])) {
+			return toks[k+1:]
+		}
+	}
+	return toks
 }
 
 // antecedent is the nearest character of gender g before line i: named in
@@ -420,6 +424,28 @@ func (d *doc) beats(ci *castIndex, att []Attribution) {
 		}
 		if c >= 0 {
 			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourceParagraph, confBeat
+			continue
+		}
+		// "She grew pale. "…"": the pronoun acting names the speaker as a
+		// pronoun tag would.
+		if l.Prev >= 0 {
+			continue
+		}
+		s, e := d.narrationBefore(i)
+		sent := lastSentence(tokenize(d.text, s, e))
+		if len(sent) == 0 {
+			continue
+		}
+		g, ok := pronounGender[strings.ToLower(sent[0].Text)]
+		if !ok || g == "" {
+			continue
+		}
+		not := map[string]bool{}
+		for _, v := range d.vocatives(ci, i) {
+			not[v] = true
+		}
+		if who := d.antecedent(ci, att, i, g, not); who != "" {
+			att[i].Speaker, att[i].Source, att[i].Confidence = who, SourceParagraph, confBeat
 		}
 	}
 }
