@@ -165,12 +165,7 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourcePronoun, confPronounBeat
 			continue
 		}
-		// Never the one the line speaks to by name.
-		not := map[string]bool{}
-		for _, v := range d.vocatives(ci, i) {
-			not[v] = true
-		}
-		if c := d.antecedent(ci, att, i, g, not); c != "" {
+		if c := d.speakerOf(ci, att, i, g); c != "" {
 			att[i].Speaker, att[i].Source, att[i].Confidence = c, SourcePronoun, confPronounNear
 		}
 	}
@@ -207,6 +202,16 @@ func lastSentence(toks []tok) []tok {
 		}
 	}
 	return toks
+}
+
+// speakerOf is the character a pronoun of gender g before line i names:
+// the antecedent, never the one the line speaks to by name.
+func (d *doc) speakerOf(ci *castIndex, att []Attribution, i int, g string) string {
+	not := map[string]bool{}
+	for _, v := range d.vocatives(ci, i) {
+		not[v] = true
+	}
+	return d.antecedent(ci, att, i, g, not)
 }
 
 // antecedent is the nearest character of gender g before line i: named in
@@ -440,11 +445,7 @@ func (d *doc) beats(ci *castIndex, att []Attribution) {
 		if !ok || g == "" {
 			continue
 		}
-		not := map[string]bool{}
-		for _, v := range d.vocatives(ci, i) {
-			not[v] = true
-		}
-		if who := d.antecedent(ci, att, i, g, not); who != "" {
+		if who := d.speakerOf(ci, att, i, g); who != "" {
 			att[i].Speaker, att[i].Source, att[i].Confidence = who, SourceParagraph, confBeat
 		}
 	}
