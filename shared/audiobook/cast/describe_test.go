@@ -35,3 +35,18 @@ func TestAttributeRulesActionBeats(t *testing.T) {
 		`"Not yet." Julia drew the curtain.`+"\n",
 		cast, []string{"Nell", "Julia"}, []Source{SourceParagraph, SourceParagraph})
 }
+
+func TestAttributeRulesActorParagraph(t *testing.T) {
+	cast := []Character{{Name: "Nell", Gender: "female"}, {Name: "Julia", Gender: "female"}}
+	checkCast(t, `"Is it late?" said Nell.`+"\n\n"+`"Not yet," said Julia.`+"\n\n"+
+		`Julia poured another cup and pushed it across the table.`+"\n\n"+`"You should stay."`+"\n",
+		cast, []string{"Nell", "Julia", "Julia"}, []Source{SourceExplicit, SourceExplicit, SourceParagraph})
+}
+
+func TestAttributeRulesPronounBeat(t *testing.T) {
+	cast := []Character{{Name: "Mr. Hartley", Gender: "male"}, {Name: "Nell", Gender: "female"}}
+	long := strings.Repeat("The wind rose over the moor and rattled the shutters of the old house. ", 6)
+	checkCast(t, long+"\n\n"+`Mr. Hartley looked at Nell across the table for a long while.`+"\n\n"+
+		`She grew pale. "I will not go."`+"\n",
+		cast, []string{"Nell"}, []Source{SourceParagraph})
+}

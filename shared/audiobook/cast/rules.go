@@ -165,12 +165,7 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourcePronoun, confPronounBeat
 			continue
 		}
-		// Never the one the line speaks to by name.
-		not := map[string]bool{}
-		for _, v := range d.vocatives(ci, i) {
-			not[v] = true
-		}
-		if c := d.antecedent(ci, att, i, g, not); c != "" {
+		if c := d.speakerOf(ci, att, i, g); c != "" {
 			att[i].Speaker, att[i].Source, att[i].Confidence = c, SourcePronoun, confPronounNear
 		}
 	}
@@ -182,24 +177,41 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 // before a line is the one a pronoun tag means.
 func (d *doc) beatSubject(ci *castIndex, i int) int {
 	s, e := d.narrationBefore(i)
-	toks := tokenize(d.text, s, e)
-	for len(toks) > 0 && !toks[len(toks)-1].Word {
-		toks = toks[:len(toks)-1]
-	}
-	from := 0
-	for k := len(toks) - 1; k >= 0; k-- {
-		if isTerminal(toks[k]) && !(toks[k].Text == "." && k > 0 && isTitleWord(toks[k-1])) {
-			from = k + 1
-			break
-		}
-	}
-	if from >= len(toks) {
-		return -1
-	}
-	if p, ok := d.lx.nameAt(toks, from); ok && p.first == from {
+	return d.subjectAt(ci, s, e)
+}
+
+// subjectAt is the character whose name opens the last sentence of
+// text[s:e] (not as a possessive), or -1.
+func (d *doc) subjectAt(ci *castIndex, s, e int) int {
+	toks := lastSentence(tokenize(d.text, s, e))
+	if p, ok := d.lx.nameAt(toks, 0); ok && p.first == 0 && !possessive(toks, p.next) {
 		return ci.resolve(p)
 	}
 	return -1
+}
+
+// lastSentence is the last sentence of toks, without the punctuation
+// that closes it.
+func lastSentence(toks []tok) []tok {
+	for len(toks) > 0 && !toks[len(toks)-1].Word {
+		toks = toks[:len(toks)-1]
+	}
+	for k := len(toks) - 1; k >= 0; k-- {
+		if isTerminal(toks[k]) && !(toks[k].Text == "." && k > 0 && isTitleWord(toks[k-1])) {
+			return toks[k+1:]
+		}
+	}
+	return toks
+}
+
+// speakerOf is the character a pronoun of gender g before line i names:
+// the antecedent, never the one the line speaks to by name.
+func (d *doc) speakerOf(ci *castIndex, att []Attribution, i int, g string) string {
+	not := map[string]bool{}
+	for _, v := range d.vocatives(ci, i) {
+		not[v] = true
+	}
+	return d.antecedent(ci, att, i, g, not)
 }
 
 // antecedent is the nearest character of gender g before line i: named in
@@ -328,6 +340,9 @@ type turn struct {
 	said  string
 	at    int // where the turn starts in the text
 	lead  int // bytes of narration before its first line in the paragraph
+	// actor is the character named as the subject of the last sentence
+	// of the narration paragraph right before the turn.
+	actor string
 }
 
 // runs groups the lines into turns and the turns into runs of
@@ -360,7 +375,14 @@ func (d *doc) runs(ci *castIndex) [][]turn {
 				}
 			}
 		}
-		cur = append(cur, turn{lines: []int{i}, at: l.Span.Start, lead: l.Span.Start - d.paras[l.Para].Start})
+		t := turn{lines: []int{i}, at: l.Span.Start, lead: l.Span.Start - d.paras[l.Para].Start}
+		// (Not a paragraph telling a reply, which is a turn of its own.)
+		if len(cur) > 0 && t.lead == 0 && l.Para > 0 && (i == 0 || d.lines[i-1].Para < l.Para-1) && d.reply(ci, l.Para-1) == "" {
+			if c := d.subjectAt(ci, d.paras[l.Para-1].Start, d.paras[l.Para-1].End); c >= 0 {
+				t.actor = ci.chars[c].Name
+			}
+		}
+		cur = append(cur, t)
 	}
 	flush()
 	return runs
@@ -407,6 +429,24 @@ func (d *doc) beats(ci *castIndex, att []Attribution) {
 		}
 		if c >= 0 {
 			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourceParagraph, confBeat
+			continue
+		}
+		// "She grew pale. "…"": the pronoun acting names the speaker as a
+		// pronoun tag would.
+		if l.Prev >= 0 {
+			continue
+		}
+		s, e := d.narrationBefore(i)
+		sent := lastSentence(tokenize(d.text, s, e))
+		if len(sent) == 0 {
+			continue
+		}
+		g, ok := pronounGender[strings.ToLower(sent[0].Text)]
+		if !ok || g == "" {
+			continue
+		}
+		if who := d.speakerOf(ci, att, i, g); who != "" {
+			att[i].Speaker, att[i].Source, att[i].Confidence = who, SourceParagraph, confBeat
 		}
 	}
 }

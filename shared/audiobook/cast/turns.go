@@ -106,6 +106,19 @@ func (d *doc) turns(ci *castIndex, att []Attribution) {
 			}
 			return ""
 		}
+		// A turn right after a short paragraph of someone acting is theirs
+		// ("Brett took another drink.").
+		for k, t := range run {
+			if spk[k] != "" || t.actor == "" || slices.Contains(voc[k], t.actor) {
+				continue
+			}
+			spk[k] = t.actor
+			for _, i := range t.lines {
+				if att[i].Source == SourceNone {
+					att[i].Speaker, att[i].Source, att[i].Confidence = t.actor, SourceParagraph, confActor
+				}
+			}
+		}
 		for wave := 0; ; wave++ {
 			var fill []guess
 			for k := range run {
@@ -224,3 +237,7 @@ func (d *doc) namedBefore(ci *castIndex, at int, not string) string {
 	}
 	return ""
 }
+
+// confActor is the confidence of a turn given to the one acting in the
+// narration paragraph just before it.
+const confActor = 0.55
