@@ -34,8 +34,8 @@ import (
 // change cannot make them slip back unnoticed.
 const (
 	minPDNCRecall      = 0.995
-	minPDNCAttribution = 0.56
-	minPDNCAccuracy    = 0.64
+	minPDNCAttribution = 0.60
+	minPDNCAccuracy    = 0.66
 	// maxCastPerBook mirrors audiobook.MaxCharacters: the service keeps the
 	// most mentioned characters only.
 	maxCastPerBook = 500
