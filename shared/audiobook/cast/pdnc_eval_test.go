@@ -31,7 +31,7 @@ import (
 // LLM): book.ParseText, spans.SplitBook, Extract, AttributeRules.
 
 // Floors a little under the overall figures measured on pdnc-dev (62.2% /
-// 67.7% with the cast list of h-castchars), so that a change cannot make
+// 67.7%), so that a change cannot make
 // them slip back unnoticed.
 const (
 	minPDNCRecall      = 0.995
