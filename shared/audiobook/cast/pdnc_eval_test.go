@@ -89,6 +89,20 @@ func scoreKey(name string) string {
 	return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(name, ".", ""))), " ")
 }
 
+// scoreNames maps each gold speaker to the scoreKeys of its main name and
+// aliases.
+func (p pdnc) scoreNames() map[string]map[string]bool {
+	names := map[string]map[string]bool{}
+	for _, c := range p.chars {
+		k := map[string]bool{scoreKey(c.Name): true}
+		for _, a := range c.Aliases {
+			k[scoreKey(a)] = true
+		}
+		names[c.Name] = k
+	}
+	return names
+}
+
 // pdncDev lists the novels of books/pdnc-dev.
 func pdncDev(t *testing.T) []string {
 	t.Helper()
@@ -144,14 +158,7 @@ func scorePDNC(t *testing.T, p pdnc) (tally, []Character, []spans.Span, []Attrib
 		speaker[a.SpanID] = a.Speaker
 		source[a.SpanID] = a.Source
 	}
-	names := map[string]map[string]bool{}
-	for _, c := range p.chars {
-		k := map[string]bool{scoreKey(c.Name): true}
-		for _, a := range c.Aliases {
-			k[scoreKey(a)] = true
-		}
-		names[c.Name] = k
-	}
+	names := p.scoreNames()
 	inGold := make([]int, len(dia)) // characters of each span inside gold parts
 	for _, q := range p.quotes {
 		s.quotes++
@@ -285,6 +292,7 @@ func TestEvalPDNC(t *testing.T) {
 // logMisses logs each gold quotation whose span has no speaker or the wrong
 // one, with the text before it.
 func logMisses(t *testing.T, p pdnc, sp []spans.Span, atts []Attribution) {
+	names := p.scoreNames()
 	who := map[string]Attribution{}
 	for _, a := range atts {
 		who[a.SpanID] = a
@@ -298,7 +306,7 @@ func logMisses(t *testing.T, p pdnc, sp []spans.Span, atts []Attribution) {
 			if len(q.Parts) == 0 || q.Parts[0].Start < x.Start || q.Parts[0].Start >= x.End {
 				continue
 			}
-			if a.Speaker != "" && p.keys[q.Speaker][normKey(a.Speaker)] {
+			if a.Speaker != "" && names[q.Speaker][scoreKey(a.Speaker)] {
 				continue
 			}
 			t.Logf("%s %q (%s, %s) gold %q: …%q", q.ID, a.Speaker, a.Source, q.Type, q.Speaker, p.text[max(0, x.Start-160):min(len(p.text), x.End+40)])
