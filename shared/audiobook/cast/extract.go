@@ -137,8 +137,9 @@ func (d *doc) extract() []Character {
 			f.Gender = givenNameGender(f.P)
 		}
 	}
-	clusters := cluster(kept, families(d.names))
-	clusters = joinByFullName(clusters, d.names)
+	apart := d.answering()
+	clusters := cluster(kept, families(d.names), apart)
+	clusters = joinByFullName(clusters, d.names, apart)
 	clusters = joinRank(clusters, d.names)
 	fullNames(clusters, d.names)
 	chars := make([]Character, 0, len(clusters))
@@ -246,10 +247,11 @@ func better(a, b *form) bool {
 
 // cluster merges forms of one character, fullest names first, so a short
 // form joins the one group it can belong to (a titled surname not the
-// full name of one of several of that family: see family.shared); a form that fits several
+// full name of one of several of that family: see family.shared; never a
+// group with a name that answers it in talk: see answering); a form that fits several
 // groups ("Bennet": Mr. or Mrs.) is dropped, except that a lone surname
 // goes to the one man among them ("Bingley" is Mr. Bingley, not Miss).
-func cluster(forms []*form, fam family) []*group {
+func cluster(forms []*form, fam family, apart answerers) []*group {
 	sort.Slice(forms, func(i, j int) bool {
 		a, b := forms[i], forms[j]
 		if la, lb := nameLen(a.P), nameLen(b.P); la != lb {
@@ -268,7 +270,7 @@ func cluster(forms []*form, fam family) []*group {
 		var fits []*group
 		for _, g := range groups {
 			for _, x := range g.forms {
-				if sameAs(f.P, x.P, g.gender()) && !fam.shared(f.P, x.P) {
+				if sameAs(f.P, x.P, g.gender()) && !fam.shared(f.P, x.P) && !apart.any(f, g) {
 					fits = append(fits, g)
 					break
 				}

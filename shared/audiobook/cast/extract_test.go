@@ -45,7 +45,7 @@ func TestExtractMergesAliases(t *testing.T) {
 				`He met Ralph Denham there, and then Ralph Denham sat down.` + "\n",
 			map[string][]string{"Ralph Denham": {"Denham", "Ralph"}, "Mrs. Denham": nil}},
 		{"a given-name title joins the full name",
-			`"Come here," said Lady Catherine.` + "\n\n" + `"At once," said Lady Catherine de Bourgh.` + "\n\n" + `"Now," said Lady Catherine.` + "\n",
+			`"Come here," said Lady Catherine. "At once," said Lady Catherine de Bourgh.` + "\n\n" + `"Now," said Lady Catherine.` + "\n",
 			map[string][]string{"Lady Catherine": {"Lady Catherine de Bourgh"}}},
 		{"a colonel's surname is not another man's given name",
 			`"Good day," said Colonel Fitzwilliam.` + "\n\n" + `"Good day," said Fitzwilliam Darcy, and he smiled. Fitzwilliam Darcy took his leave.` + "\n",
@@ -138,6 +138,11 @@ func TestExtractNamesByFullName(t *testing.T) {
 			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
 				`He met Ann Ashby there, and then Ann Ashby sat down.` + "\n",
 			map[string][]string{"Robert Ashby": {"Mr. Ashby"}}},
+		{"Mr. and the surname answering the one man of that family in talk are two men",
+			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
+				`"Why?" said Robert Ashby.` + "\n\n" + `"Because," said Mr. Ashby.` + "\n\n" +
+				`He met Robert Ashby there, and then Robert Ashby sat down.` + "\n",
+			map[string][]string{"Robert Ashby": nil, "Mr. Ashby": nil}},
 		{"a woman's full name is hers, not her father's, whose title fits the surname",
 			`"Yes," said Katharine.` + "\n\n" + `"No," said Mr. Hilbery. Mr. Hilbery shook his head.` + "\n\n" +
 				`He met Katharine Hilbery there, and then Katharine Hilbery sat down.` + "\n",

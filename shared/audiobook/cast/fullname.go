@@ -137,7 +137,7 @@ func findForm(g *group, p phrase) *form {
 // full name fits exactly those two groups, their genders agree, and no
 // other full name with that surname fits the surname's group (Mr. Ashby
 // of Robert and Tom Ashby stays apart). fullNames then names it.
-func joinByFullName(groups []*group, names []occurrence) []*group {
+func joinByFullName(groups []*group, names []occurrence, apart answerers) []*group {
 	uses := map[string]int{}
 	phr := map[string]phrase{}
 	for _, o := range names {
@@ -193,7 +193,7 @@ func joinByFullName(groups []*group, names []occurrence) []*group {
 	for _, k := range keys {
 		p := phr[k]
 		a, b := fitsBy(p, p.Words[0], true), fitsBy(p, p.Words[1], false)
-		if a == nil || b == nil || a == b || gone[a] || gone[b] {
+		if a == nil || b == nil || a == b || gone[a] || gone[b] || apart.groups(a, b) {
 			continue
 		}
 		ga, gb := a.gender(), b.gender()
