@@ -138,8 +138,9 @@ func (d *doc) extract() []Character {
 		}
 	}
 	apart := d.answering()
-	clusters := cluster(kept, families(d.names), apart)
-	clusters = joinByFullName(clusters, d.names, apart)
+	fam := families(d.text, d.names)
+	clusters := cluster(kept, fam, apart)
+	clusters = joinByFullName(clusters, d.names, fam, apart)
 	clusters = joinRank(clusters, d.names)
 	fullNames(clusters, d.names)
 	chars := make([]Character, 0, len(clusters))

@@ -44,6 +44,9 @@ func TestExtractMergesAliases(t *testing.T) {
 			`"Yes," said Ralph.` + "\n\n" + `"No," said Denham.` + "\n\n" + `"Why?" said Mrs. Denham.` + "\n\n" +
 				`He met Ralph Denham there, and then Ralph Denham sat down.` + "\n",
 			map[string][]string{"Ralph Denham": {"Denham", "Ralph"}, "Mrs. Denham": nil}},
+		{"a surname's particles in lower case stay in it; Mr. and Mrs. of it are two people",
+			`"Yes," said Mr. van der Luyden.` + "\n\n" + `"No," said Mrs. van der Luyden.` + "\n\n" + `"Come," said Mr. van der Luyden.` + "\n",
+			map[string][]string{"Mr. van der Luyden": nil, "Mrs. van der Luyden": nil}},
 		{"a given-name title joins the full name",
 			`"Come here," said Lady Catherine. "At once," said Lady Catherine de Bourgh.` + "\n\n" + `"Now," said Lady Catherine.` + "\n",
 			map[string][]string{"Lady Catherine": {"Lady Catherine de Bourgh"}}},
@@ -143,6 +146,14 @@ func TestExtractNamesByFullName(t *testing.T) {
 				`"Why?" said Robert Ashby.` + "\n\n" + `"Because," said Mr. Ashby.` + "\n\n" +
 				`He met Robert Ashby there, and then Robert Ashby sat down.` + "\n",
 			map[string][]string{"Robert Ashby": nil, "Mr. Ashby": nil}},
+		{"Miss and the surname of several sisters is the eldest, not the sister named in full",
+			`"Yes," said Lucy Steele.` + "\n\n" + `The two Miss Steeles sat down.` + "\n\n" +
+				`"No," said Miss Steele, and Lucy Steele smiled.` + "\n",
+			map[string][]string{"Lucy Steele": nil, "Miss Steele": nil}},
+		{"Miss and the surname of one daughter is her",
+			`"Yes," said Lucy Steele.` + "\n\n" + `The Steeles sat down.` + "\n\n" +
+				`"No," said Miss Steele, and Lucy Steele smiled.` + "\n",
+			map[string][]string{"Lucy Steele": {"Miss Steele"}}},
 		{"a woman's full name is hers, not her father's, whose title fits the surname",
 			`"Yes," said Katharine.` + "\n\n" + `"No," said Mr. Hilbery. Mr. Hilbery shook his head.` + "\n\n" +
 				`He met Katharine Hilbery there, and then Katharine Hilbery sat down.` + "\n",

@@ -1,6 +1,7 @@
 package cast
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -137,7 +138,7 @@ func findForm(g *group, p phrase) *form {
 // full name fits exactly those two groups, their genders agree, and no
 // other full name with that surname fits the surname's group (Mr. Ashby
 // of Robert and Tom Ashby stays apart). fullNames then names it.
-func joinByFullName(groups []*group, names []occurrence, apart answerers) []*group {
+func joinByFullName(groups []*group, names []occurrence, fam family, apart answerers) []*group {
 	uses := map[string]int{}
 	phr := map[string]phrase{}
 	for _, o := range names {
@@ -206,7 +207,7 @@ func joinByFullName(groups []*group, names []occurrence, apart answerers) []*gro
 				others++
 			}
 		}
-		if others > 0 {
+		if others > 0 || fam.sisters[strings.ToLower(p.Words[1])] && titled(b, "miss") {
 			continue
 		}
 		a.forms = append(a.forms, b.forms...)
@@ -224,46 +225,96 @@ func joinByFullName(groups []*group, names []occurrence, apart answerers) []*gro
 	return out
 }
 
+// titled reports whether a form of g carries the title t.
+func titled(g *group, t string) bool {
+	for _, f := range g.forms {
+		if f.P.Title == t {
+			return true
+		}
+	}
+	return false
+}
+
 // family holds, per surname (lower case), the given names the text writes
 // with it at least minFullUses times, with their usual gender ("" when the
-// lexicon does not know it).
-type family map[string]map[string]string
+// lexicon does not know it), and the surnames of several sisters.
+type family struct {
+	given map[string]map[string]string
+	// sisters are surnames the text writes as "the Miss Steeles" or "the
+	// Misses Dashwood": "Miss Steele" is then the eldest of them, not
+	// whichever sister the text names in full (Lucy Steele).
+	sisters map[string]bool
+}
 
-func families(names []occurrence) family {
+func families(text string, names []occurrence) family {
 	uses := map[string]int{}
 	for _, o := range names {
 		if p := o.P; !p.Article && p.Title == "" && len(p.Words) == 2 && fullForm(p) {
 			uses[strings.ToLower(p.Words[1])+" "+strings.ToLower(p.Words[0])]++
 		}
 	}
-	fam := family{}
+	fam := family{given: map[string]map[string]string{}, sisters: sistersIn(text)}
 	for k, n := range uses {
 		if n < minFullUses {
 			continue
 		}
 		sur, given, _ := strings.Cut(k, " ")
-		if fam[sur] == nil {
-			fam[sur] = map[string]string{}
+		if fam.given[sur] == nil {
+			fam.given[sur] = map[string]string{}
 		}
-		fam[sur][given] = givenNames[given]
+		fam.given[sur][given] = givenNames[given]
 	}
 	return fam
+}
+
+// pluralMisses finds "Miss Steeles" and "Misses Dashwood".
+var pluralMisses = regexp.MustCompile(`\bMiss(es)? ([A-Z][a-z]+)\b`)
+
+// sistersIn finds the surnames of several sisters: "Misses Dashwood", or
+// "Miss Steeles" where the text also writes "Miss Steele" (so "Miss
+// Harris" is one woman).
+func sistersIn(text string) map[string]bool {
+	single := map[string]bool{}
+	var plural []string
+	for _, m := range pluralMisses.FindAllStringSubmatch(text, -1) {
+		sur := strings.ToLower(m[2])
+		switch {
+		case m[1] != "":
+			plural = append(plural, sur+"s")
+		default:
+			single[sur] = true
+			if strings.HasSuffix(sur, "s") {
+				plural = append(plural, sur)
+			}
+		}
+	}
+	out := map[string]bool{}
+	for _, p := range plural {
+		if sur := strings.TrimSuffix(p, "s"); single[sur] || strings.HasSuffix(p, "ss") {
+			out[sur] = true
+		}
+	}
+	return out
 }
 
 // shared reports whether the titled surname s ("Mr. Ashby") may be
 // another member of the family of the full name l ("Robert Ashby"): the
 // text writes another given name of that surname whose gender does not
-// exclude the title's (Tom Ashby). A bare "Mr. Ashby" is then not joined
-// to Robert: the eldest, the father or a brother may be meant.
+// exclude the title's (Tom Ashby), or s is "Miss" and the surname is of
+// several sisters. A bare "Mr. Ashby" is then not joined to Robert: the
+// eldest, the father or a brother may be meant.
 func (fam family) shared(s, l phrase) bool {
-	if s.Title == "" || l.Title != "" || len(s.Words) != 1 || len(l.Words) != 2 || !surnameTitles[s.Title] {
+	if s.Title == "" || l.Title != "" || len(s.Words) != 1 || len(l.Words) != 2 || !strings.EqualFold(s.Words[0], l.Words[1]) {
 		return false
 	}
-	if !strings.EqualFold(s.Words[0], l.Words[1]) {
+	if s.Title == "miss" && fam.sisters[strings.ToLower(s.Words[0])] {
+		return true
+	}
+	if !surnameTitles[s.Title] {
 		return false
 	}
 	g := honorifics[s.Title]
-	for given, gg := range fam[strings.ToLower(s.Words[0])] {
+	for given, gg := range fam.given[strings.ToLower(s.Words[0])] {
 		if given != strings.ToLower(l.Words[0]) && (g == "" || gg == "" || gg == g) {
 			return true
 		}

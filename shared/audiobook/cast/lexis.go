@@ -76,8 +76,13 @@ var genderedNouns = map[string]string{
 	"woman": "female", "girl": "female", "wife": "female", "daughter": "female",
 }
 
-// connectors may stand between the capitalised words of one name.
-var connectors = setOf("of", "de", "van", "von", "du", "da", "le", "la", "del", "di")
+// connectors may stand between the capitalised words of one name: "of"
+// ("the King of Hearts") and the particles of surnames.
+var connectors = setOf("of", "de", "van", "von", "du", "da", "le", "la", "del", "di", "der", "den", "della", "des", "ter", "ten")
+
+// surnameParticles open a surname in lower case after a title: "Mr. van der
+// Luyden", "Madame de Sévigné".
+var surnameParticles = setOf("de", "van", "von", "du", "da", "le", "la", "del", "di", "der", "den", "della", "des", "ter", "ten")
 
 // stopWords are capitalised at the start of a sentence but never a name:
 // pronouns, function words, interjections, speech verbs.

@@ -32,7 +32,11 @@ func (lx *lexicon) nameAt(toks []tok, i int) (phrase, bool) {
 			if k < len(toks) && toks[k].Text == "." {
 				k++
 			}
-			if k < len(toks) && capitalised(toks[k].Text) && !stopWords[strings.ToLower(toks[k].Text)] {
+			m := k // a surname's particles in lower case: "Mr. van der Luyden"
+			for m < len(toks) && toks[m].Word && surnameParticles[toks[m].Text] {
+				m++
+			}
+			if m < len(toks) && capitalised(toks[m].Text) && !stopWords[strings.ToLower(toks[m].Text)] {
 				p.Title = key
 				j = k
 			}
@@ -46,7 +50,7 @@ func (lx *lexicon) nameAt(toks []tok, i int) (phrase, bool) {
 			p.Words = append(p.Words, t.Text)
 			j++
 			continue
-		case t.Word && connectors[t.Text] && len(p.Words) > 0 && j+1 < len(toks) && capitalised(toks[j+1].Text):
+		case t.Word && connectors[t.Text] && (len(p.Words) > 0 || p.Title != "" && surnameParticles[t.Text]) && j+1 < len(toks) && (capitalised(toks[j+1].Text) || surnameParticles[toks[j+1].Text]):
 			p.Words = append(p.Words, t.Text)
 			j++
 			continue
@@ -116,10 +120,11 @@ func titleForm(key string) string {
 // of "the King of Hearts" (see core).
 func (p phrase) head() string { return p.Words[len(p.Words)-1] }
 
-// core is the words before a connector: "King" of "King of Hearts".
+// core is the words before "of": "King" of "King of Hearts" (a surname's
+// particle is part of the name: "Henry van der Luyden").
 func (p phrase) core() []string {
 	for i, w := range p.Words {
-		if connectors[w] {
+		if w == "of" {
 			return p.Words[:i]
 		}
 	}
