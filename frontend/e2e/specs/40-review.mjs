@@ -169,7 +169,7 @@ export default async function ({ server, browser }) {
 
     // One region with the vision engine: its text is replaced, nothing else.
     const left = p1.regions.find((r) => (r.text ?? '').startsWith('Left column 1'));
-    await page.locator(`li[data-region="${left.id}"]`).getByRole('button', { name: /^Re-read paragraph \d+ with Vision OCR \(primary\)$/ }).click();
+    await page.locator(`li[data-region="${left.id}"]`).getByRole('button', { name: /^Re-read with Vision OCR \(primary\): paragraph \d+$/ }).click();
     await status.filter({ hasText: /^Paragraph \d+ read again with Vision OCR \(primary\)\.$/ }).waitFor();
     const reread = (await api('/pages/1')).regions.find((r) => r.id === left.id);
     check(reread.text.includes('The stand-in engine read this column.') && reread.original_text === left.original_text, `region re-read: ${JSON.stringify(reread)}`);
