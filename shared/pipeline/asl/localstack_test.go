@@ -394,6 +394,11 @@ func (r uploadRuleOf) transform(t *testing.T, event string) string {
 
 // localStack talks to LocalStack's JSON-protocol services with SigV4 (its
 // region and account come from the signature).
+// localStackAnswer bounds one request to LocalStack. It only bounds a
+// failure: under a load of ~30 on two cores, CreateStateMachine took more
+// than 60 s to answer.
+const localStackAnswer = 5 * time.Minute
+
 type localStack struct {
 	endpoint, mocksPath string
 	runID               string // names this run's machine, bucket and rule
@@ -407,7 +412,7 @@ func newLocalStack(t *testing.T) *localStack {
 		t.Skip("LECTERN_TEST_LOCALSTACK_ENDPOINT is not set: `make test` sets it, or run " +
 			"`bash infra/localstack.sh start && eval \"$(bash infra/localstack.sh wait)\"` before `go test`")
 	}
-	return &localStack{endpoint: endpoint, mocksPath: mocksPath, runID: strconv.FormatInt(time.Now().UnixNano(), 36), client: &http.Client{Timeout: 60 * time.Second}}
+	return &localStack{endpoint: endpoint, mocksPath: mocksPath, runID: strconv.FormatInt(time.Now().UnixNano(), 36), client: &http.Client{Timeout: localStackAnswer}}
 }
 
 var localCreds = aws.Credentials{AccessKeyID: "test", SecretAccessKey: "test"}
