@@ -38,16 +38,23 @@ const (
 	retryLU = 0.5
 )
 
-// metadata is ffmpeg's FFMETADATA1 document: title, artist and one chapter
-// a chapter of the text, timed in milliseconds.
+// metadata is ffmpeg's FFMETADATA1 document: title, album, artist, track
+// and one chapter a chapter of the text, timed in milliseconds.
 func metadata(req Request, tm Timings) string {
 	var b strings.Builder
 	b.WriteString(";FFMETADATA1\n")
-	if req.Title != "" {
-		fmt.Fprintf(&b, "title=%s\nalbum=%s\n", escapeMeta(req.Title), escapeMeta(req.Title))
+	album := req.Album
+	if album == "" {
+		album = req.Title
 	}
-	if req.Artist != "" {
-		fmt.Fprintf(&b, "artist=%s\n", escapeMeta(req.Artist))
+	for _, tag := range [][2]string{{"title", req.Title}, {"album", album}, {"artist", req.Artist}} {
+		if tag[1] != "" {
+			fmt.Fprintf(&b, "%s=%s\n", tag[0], escapeMeta(tag[1]))
+		}
+	}
+	if req.Track > 0 {
+		// ID3v2 TRCK, MP4 trkn.
+		fmt.Fprintf(&b, "track=%d/%d\n", req.Track, max(req.Track, req.Tracks))
 	}
 	b.WriteString("genre=Audiobook\n")
 	for i, c := range tm.Chapters {

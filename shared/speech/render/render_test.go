@@ -140,7 +140,7 @@ func TestRenderM4BWithEspeak(t *testing.T) {
 			t.Errorf("chapter %d title %q, want %q", i, c.Tags["title"], threeChapters[i].Title)
 		}
 	}
-	if p.Format.Tags["title"] != "A Test Book" || p.Format.Tags["artist"] != "Lectern" {
+	if p.Format.Tags["title"] != "A Test Book" || p.Format.Tags["album"] != "A Test Book" || p.Format.Tags["artist"] != "Lectern" {
 		t.Errorf("metadata %v", p.Format.Tags)
 	}
 	// The MP4 muxer adds a text track that holds the chapter titles
@@ -213,7 +213,8 @@ func TestRenderMP3HasChapters(t *testing.T) {
 	blobs := newBlobs(t)
 	res, err := New(blobs, Options{}).Render(context.Background(), Request{
 		Engine:   Engine{Name: "espeak-ng", Voice: "en-gb", Speaker: speech.Espeak{}},
-		Chapters: threeChapters, Format: FormatMP3, Title: "T", Artist: "A", Output: "r/",
+		Chapters: threeChapters, Format: FormatMP3, Title: "The Middle", Artist: "Ann Writer",
+		Album: "A Test Book", Track: 2, Tracks: 3, Output: "r/",
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -222,6 +223,13 @@ func TestRenderMP3HasChapters(t *testing.T) {
 	p := ffprobe(t, data)
 	if info.ContentType != "audio/mpeg" || len(p.Chapters) != 3 || p.Streams[0].CodecName != "mp3" {
 		t.Fatalf("content type %q, %d chapters, streams %+v", info.ContentType, len(p.Chapters), p.Streams)
+	}
+	// ID3v2 as ffprobe reads it: a chapter file of a book.
+	want := map[string]string{"title": "The Middle", "album": "A Test Book", "artist": "Ann Writer", "track": "2/3"}
+	for k, v := range want {
+		if p.Format.Tags[k] != v {
+			t.Errorf("tag %s = %q, want %q (tags %v)", k, p.Format.Tags[k], v, p.Format.Tags)
+		}
 	}
 	onTarget(t, data)
 }
