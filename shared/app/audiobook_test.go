@@ -571,17 +571,48 @@ func TestAudiobookVoicedOverHTTP(t *testing.T) {
 	if got = chapterTitles(t, c.ffprobeURL(r.BookURL, "-show_chapters")); !slices.Equal(got, titles) {
 		t.Fatalf("the M4B's chapters are %q, want %q", got, titles)
 	}
-	for i, cu := range r.ChapterURLs {
-		format := decode[struct {
-			Format struct {
-				Name     string `json:"format_name"`
-				Duration string `json:"duration"`
-			} `json:"format"`
-		}](t, c.ffprobeURL(cu.URL, "-show_format"))
-		if format.Format.Name != "mp3" || cu.Title != titles[i] {
-			t.Fatalf("chapter %d: %+v %+v", i, cu, format)
-		}
+	type format struct {
+		Format struct {
+			Name string            `json:"format_name"`
+			Tags map[string]string `json:"tags"`
+		} `json:"format"`
 	}
+	// The book is titled by its title page, not its file name (garden.txt).
+	_, _, m4b := c.do(http.MethodGet, r.BookURL, nil)
+	if tags := decode[format](t, ffprobeBytes(t, m4b, "-show_format")).Format.Tags; tags["title"] != "The Garden Door" || tags["album"] != "The Garden Door" {
+		t.Fatalf("the M4B's tags: %v", tags)
+	}
+	onLoudnessTarget(t, "the M4B", m4b)
+	for i, cu := range r.ChapterURLs {
+		_, _, mp3 := c.do(http.MethodGet, cu.URL, nil)
+		f := decode[format](t, ffprobeBytes(t, mp3, "-show_format"))
+		tags := f.Format.Tags
+		if f.Format.Name != "mp3" || cu.Title != titles[i] || tags["title"] != titles[i] || tags["album"] != "The Garden Door" || tags["track"] != fmt.Sprintf("%d/3", i+1) {
+			t.Fatalf("chapter %d: %+v, tags %v", i, cu, tags)
+		}
+		onLoudnessTarget(t, "chapter "+strconv.Itoa(i)+"'s MP3", mp3)
+	}
+}
+
+// onLoudnessTarget checks the README's promise on a rendered file, as
+// ffmpeg's ebur128 measures it: -16 LUFS ±1 LU, true peak at most -1 dBTP.
+func onLoudnessTarget(t *testing.T, what string, audio []byte) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "audio")
+	if err := os.WriteFile(file, audio, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("ffmpeg", "-nostdin", "-nostats", "-i", file, "-af", "ebur128=peak=true", "-f", "null", "-").CombinedOutput()
+	m := regexp.MustCompile(`(?s)Summary:.*\sI:\s+(\S+) LUFS.*True peak:\s+Peak:\s+(\S+) dBFS`).FindSubmatch(out)
+	if err != nil || m == nil {
+		t.Fatalf("ffmpeg ebur128 of %s: %v: %s", what, err, out[max(0, len(out)-500):])
+	}
+	lufs, _ := strconv.ParseFloat(string(m[1]), 64)
+	peak, _ := strconv.ParseFloat(string(m[2]), 64)
+	if lufs < -17 || lufs > -15 || peak > -1 {
+		t.Fatalf("%s at %.1f LUFS, true peak %.1f dBTP; want -16 ±1 LUFS, at most -1 dBTP", what, lufs, peak)
+	}
+	t.Logf("%s: %.1f LUFS, true peak %.1f dBTP", what, lufs, peak)
 }
 
 // chapterTitles reads the chapter titles of ffprobe's -show_chapters.

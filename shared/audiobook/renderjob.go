@@ -204,6 +204,9 @@ type speechPayload struct {
 	EngineVoice string              `json:"engine_voice"`
 	Voices      map[string]voiceRef `json:"voices,omitempty"`
 	Output      string              `json:"output"`
+	Album       string              `json:"album,omitempty"`
+	Track       int                 `json:"track,omitempty"`
+	Tracks      int                 `json:"tracks,omitempty"`
 }
 
 // voicedChapters are the book's chapters as segments in their voices: each
@@ -309,9 +312,18 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 			others[id] = v
 		}
 	}
-	speak := func(chs []speechChapter, format, output string, rep jobs.Reporter) (Output, error) {
+	var spoken []speechChapter
+	// speak renders chs; a chapter MP3 (number > 0, of the spoken) is titled by
+	// its chapter, its album the book, so players list a book's files in order.
+	speak := func(chs []speechChapter, format, output string, number int, rep jobs.Reporter) (Output, error) {
 		sp := speechPayload{Chapters: chs, VoiceID: p.Narrator, Format: format, Title: b.Title, Artist: b.Author, Speed: p.Speed,
 			Engine: def.Engine, EngineVoice: def.EngineVoice, Voices: others, Output: output}
+		if number > 0 {
+			sp.Title, sp.Album, sp.Track, sp.Tracks = chs[0].Title, b.Title, number, len(spoken)
+			if strings.TrimSpace(sp.Title) == "" {
+				sp.Title = fmt.Sprintf("Chapter %d", number)
+			}
+		}
 		raw, err := json.Marshal(sp)
 		if err != nil {
 			return Output{}, err
@@ -328,7 +340,6 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 	}
 	// Chapters with nothing to say would fail the whole render: the M4B
 	// keeps the others.
-	var spoken []speechChapter
 	for _, c := range chapters {
 		if len(c.Segments) > 0 {
 			spoken = append(spoken, c)
@@ -358,7 +369,7 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 				continue
 			}
 			rep := scaled{to: track, from: from, by: partShare, prefix: fmt.Sprintf("M4B chapter %d of %d: ", i+1, len(chapters))}
-			out, err := speak([]speechChapter{c}, "m4b", fmt.Sprintf("%spart%03d/", prefix, i), rep)
+			out, err := speak([]speechChapter{c}, "m4b", fmt.Sprintf("%spart%03d/", prefix, i), 0, rep)
 			if err != nil {
 				return cutOff(err)
 			}
@@ -387,13 +398,17 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 		}
 		_ = track.Progress(ctx, wholeShare, "M4B joined")
 	}
+	number := 0 // the chapter's among those spoken
 	for i, c := range chapters {
+		if len(c.Segments) > 0 {
+			number++
+		}
 		if rec.Done[i] || len(c.Segments) == 0 {
 			continue
 		}
 		share := (1 - wholeShare) / float64(len(chapters))
 		rep := scaled{to: track, from: wholeShare + share*float64(i), by: share, prefix: fmt.Sprintf("chapter %d of %d MP3: ", i+1, len(chapters))}
-		out, err := speak([]speechChapter{c}, "mp3", fmt.Sprintf("%sch%03d/", prefix, i), rep)
+		out, err := speak([]speechChapter{c}, "mp3", fmt.Sprintf("%sch%03d/", prefix, i), number, rep)
 		if err != nil {
 			return cutOff(err)
 		}

@@ -14,8 +14,9 @@ import (
 // mark) or, when the bytes are not valid UTF-8, Latin-1 (read as
 // Windows-1252, its superset in practice, so its curly quotes survive). The
 // Project Gutenberg header, footer and licence are stripped, title and
-// author are taken from the header when present, and chapters are found
-// from their headings. filename names the book when the header does not.
+// author are taken from the header when present, else from a title page
+// at the text's top (see titlePage), and chapters are found from their
+// headings. filename names the book only when the text does not.
 func ParseText(data []byte, filename string) (Book, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -40,6 +41,13 @@ func ParseText(data []byte, filename string) (Book, error) {
 	}
 	b := Book{Text: all[start:end]}
 	b.Title, b.Author = gutenbergTitle(head)
+	if b.Title == "" {
+		// A header without its START marker is the text's top.
+		b.Title, b.Author = gutenbergTitle(b.Text[:min(len(b.Text), 4096)])
+	}
+	if b.Title == "" {
+		b.Title, b.Author = titlePage(b.Text)
+	}
 	if b.Title == "" {
 		b.Title = strings.TrimSuffix(path.Base(strings.ReplaceAll(filename, `\`, "/")), path.Ext(filename))
 	}

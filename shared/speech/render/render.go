@@ -110,6 +110,10 @@ type Request struct {
 	Format   string // FormatMP3 or FormatM4B
 	Title    string
 	Artist   string
+	// Album is the work the file is part of (a chapter's book); empty is
+	// Title. Track and Tracks number it in the album ("3/12"); 0 is none.
+	Album         string
+	Track, Tracks int
 	// Output is the blob key prefix (ending in "/") the audio and the
 	// timings are stored under.
 	Output string

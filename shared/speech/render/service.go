@@ -62,6 +62,11 @@ type payload struct {
 	// id; a payload queued before segments has none.
 	Voices map[string]voiceRef `json:"voices,omitempty"`
 	Output string              `json:"output"`
+	// Album, Track and Tracks tag an audiobook's chapter file (see
+	// Request); an API render has none.
+	Album  string `json:"album,omitempty"`
+	Track  int    `json:"track,omitempty"`
+	Tracks int    `json:"tracks,omitempty"`
 }
 
 // voiceRef is a library voice as it was when the render was asked for.
@@ -363,7 +368,7 @@ func (s *Service) Job(ctx context.Context, raw json.RawMessage, progress jobs.Re
 	}
 	res, err := s.renderer.Render(ctx, Request{
 		Engine: eng, VoiceID: p.VoiceID, Voices: others, Speed: p.Speed, Chapters: chapters, Format: p.Format,
-		Title: p.Title, Artist: p.Artist, Output: p.Output,
+		Title: p.Title, Artist: p.Artist, Album: p.Album, Track: p.Track, Tracks: p.Tracks, Output: p.Output,
 	}, func(ctx context.Context, done, total int) error {
 		return progress.Progress(ctx, float64(done)/float64(total), fmt.Sprintf("%d of %d chunks spoken", done, total))
 	})
