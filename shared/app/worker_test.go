@@ -193,6 +193,16 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 			b, _ := json.Marshal(map[string]any{"book_id": workerBook(t, d), "mode": "span", "verify": true, "run": "w1"})
 			return b
 		},
+		// An upload stored importing by the API function; the worker
+		// makes it ready.
+		audiobook.ImportJobKind: func(t *testing.T) json.RawMessage {
+			b, _, err := audiobook.NewService(d.Table, d.Blobs, d.Jobs, nil, d.Clock, nil, nil).StartImport(ctx, "garden.txt", []byte(smallBook))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _ := json.Marshal(map[string]string{"book_id": b.ID})
+			return p
+		},
 		audiobook.RenderJobKind: func(t *testing.T) json.RawMessage {
 			b, _ := json.Marshal(map[string]any{"book_id": workerBook(t, d), "run": "w2", "narrator": "v", "speakers": map[string]string{},
 				"voices": map[string]any{"v": map[string]string{"engine": "tts", "engine_voice": "alloy"}}})

@@ -31,7 +31,8 @@ const edited = (v: Schemas['AudiobookapiCastEditView']): CastEdited => ({ book: 
 
 export const audiobookApi = {
   list: async (): Promise<Summary[]> => (await call('get', '/api/audiobook/books', {})).books ?? [],
-  /** Uploads a TXT or EPUB (multipart, with upload progress 0..1); the server splits and casts it by rules before it answers. */
+  /** Uploads a TXT or EPUB (multipart, with upload progress 0..1): the server checks it and answers the book importing
+   *  (status importing); its import job splits and casts it by rules, then the book is ready or failed (with its error). */
   async upload(file: File, onProgress: (sent: number) => void = () => {}): Promise<Book> {
     const form = new FormData();
     form.append('file', file, file.name);
