@@ -86,7 +86,7 @@ func TestServeRefusesCrossSiteWritesButNotCurl(t *testing.T) {
 
 func TestServeRefusesABadAllowedOrigin(t *testing.T) {
 	var errOut strings.Builder
-	code := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--allowed-origin", "notes.example"}, env(nil), io.Discard, &errOut)
+	code := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--allowed-origin", "notes.example"}, env(nil), keepEnv, io.Discard, &errOut)
 	if code != 1 || !strings.Contains(errOut.String(), "notes.example") {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}

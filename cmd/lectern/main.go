@@ -47,23 +47,25 @@ commands:
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Setenv, os.Stdout, os.Stderr))
 }
 
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+// run is the command; setenv sets the process's environment (TMPDIR, see
+// useTempDir), which tests running it in-process leave alone.
+func run(ctx context.Context, args []string, getenv func(string) string, setenv func(string, string) error, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
 	switch args[0] {
 	case "serve":
-		if err := serve(ctx, args[1:], getenv, stderr); err != nil {
+		if err := serve(ctx, args[1:], getenv, setenv, stderr); err != nil {
 			fmt.Fprintf(stderr, "lectern serve: %v\n", err)
 			return 1
 		}
 		return 0
 	case "ingest":
-		if err := ingest(ctx, args[1:], getenv, stdout, stderr); err != nil {
+		if err := ingest(ctx, args[1:], getenv, setenv, stdout, stderr); err != nil {
 			fmt.Fprintf(stderr, "lectern ingest: %v\n", err)
 			return 1
 		}
@@ -88,9 +90,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // ingest runs one PDF through the local pipeline and prints each page's
 // outcome. It opens the data folder itself, so `lectern serve` must not be
 // running on the same folder (bbolt locks it).
-func ingest(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func ingest(ctx context.Context, args []string, getenv func(string) string, setenv func(string, string) error, stdout, stderr io.Writer) error {
 	var title, cpuProfile, memProfile *string
-	cfg, fs, err := localConfig("ingest", args, getenv, stderr, func(fs *flag.FlagSet, cfg *platform.Config) {
+	cfg, fs, err := localConfig("ingest", args, getenv, setenv, stderr, func(fs *flag.FlagSet, cfg *platform.Config) {
 		title = fs.String("title", "", "issue title (default: the file name)")
 		cpuProfile = fs.String("cpuprofile", "", "write a CPU profile (pprof) of the ingest to this file")
 		memProfile = fs.String("memprofile", "", "write a heap profile (pprof, allocations included) to this file when the ingest ends")
@@ -176,7 +178,7 @@ const heapMargin = 16 << 20
 
 // localConfig reads the environment, then the command's flags over it:
 // every local command has -data; more adds the command's own flags.
-func localConfig(name string, args []string, getenv func(string) string, stderr io.Writer, more func(*flag.FlagSet, *platform.Config)) (platform.Config, *flag.FlagSet, error) {
+func localConfig(name string, args []string, getenv func(string) string, setenv func(string, string) error, stderr io.Writer, more func(*flag.FlagSet, *platform.Config)) (platform.Config, *flag.FlagSet, error) {
 	cfg, err := platform.FromEnv(getenv)
 	if err != nil {
 		return platform.Config{}, nil, err
@@ -186,11 +188,26 @@ func localConfig(name string, args []string, getenv func(string) string, stderr 
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data folder (LECTERN_DATA)")
 	more(fs, &cfg)
-	return cfg, fs, fs.Parse(args)
+	if err := fs.Parse(args); err != nil {
+		return cfg, fs, err
+	}
+	return cfg, fs, useTempDir(cfg.DataDir, setenv)
 }
 
-func serve(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
-	cfg, _, err := localConfig("serve", args, getenv, stderr, func(fs *flag.FlagSet, cfg *platform.Config) {
+// useTempDir makes the data folder's temporary area the process's own
+// (app.TempDir): Go's multipart parser writes large form uploads to
+// os.TempDir, which only TMPDIR sets, and a kill -9 mid-upload would
+// otherwise leave the file where no start-up sweeps it.
+func useTempDir(dataDir string, setenv func(string, string) error) error {
+	dir := app.TempDir(dataDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("temporary folder %s: %w", dir, err)
+	}
+	return setenv("TMPDIR", dir)
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, setenv func(string, string) error, stderr io.Writer) error {
+	cfg, _, err := localConfig("serve", args, getenv, setenv, stderr, func(fs *flag.FlagSet, cfg *platform.Config) {
 		fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (LECTERN_ADDR)")
 		fs.StringVar(&cfg.Instance, "instance", cfg.Instance, "instance name (LECTERN_INSTANCE)")
 		fs.StringVar(&cfg.Voices, "voices", cfg.Voices, "voice library: a file other instances may share, or the base URL of the instance whose library to use, http(s)://host:port (LECTERN_VOICES; default DATA/voices.db)")

@@ -15,9 +15,12 @@ import (
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
+// keepEnv leaves the test process's environment alone (its TMPDIR above all).
+func keepEnv(string, string) error { return nil }
+
 func TestVersionCommand(t *testing.T) {
 	var out bytes.Buffer
-	if code := run(context.Background(), []string{"version"}, env(nil), &out, io.Discard); code != 0 {
+	if code := run(context.Background(), []string{"version"}, env(nil), keepEnv, &out, io.Discard); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	if strings.TrimSpace(out.String()) != lectern.Version() {
@@ -27,7 +30,7 @@ func TestVersionCommand(t *testing.T) {
 
 func TestUnknownCommand(t *testing.T) {
 	var errOut bytes.Buffer
-	if code := run(context.Background(), []string{"frobnicate"}, env(nil), io.Discard, &errOut); code != 2 {
+	if code := run(context.Background(), []string{"frobnicate"}, env(nil), keepEnv, io.Discard, &errOut); code != 2 {
 		t.Fatalf("exit %d, want 2", code)
 	}
 	if !strings.Contains(errOut.String(), "unknown command") {
@@ -37,7 +40,7 @@ func TestUnknownCommand(t *testing.T) {
 
 func TestServeRefusesOpenNetworkWithoutToken(t *testing.T) {
 	var errOut bytes.Buffer
-	code := run(context.Background(), []string{"serve", "--addr", "0.0.0.0:0", "--data", t.TempDir()}, env(nil), io.Discard, &errOut)
+	code := run(context.Background(), []string{"serve", "--addr", "0.0.0.0:0", "--data", t.TempDir()}, env(nil), keepEnv, io.Discard, &errOut)
 	if code != 1 || !strings.Contains(errOut.String(), "LECTERN_TOKEN") {
 		t.Fatalf("exit %d, stderr %s", code, errOut.String())
 	}
@@ -70,7 +73,7 @@ func startServe(t *testing.T, vars map[string]string, flags ...string) (base str
 	logs = &syncBuffer{mu: make(chan struct{}, 1)}
 	done = make(chan int, 1)
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, flags...)
-	go func() { done <- run(ctx, args, env(vars), io.Discard, logs) }()
+	go func() { done <- run(ctx, args, env(vars), keepEnv, io.Discard, logs) }()
 	addr := regexp.MustCompile(`"addr":"(127\.0\.0\.1:\d+)"`)
 	for deadline := time.Now().Add(slowBound); base == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := addr.FindStringSubmatch(logs.String()); m != nil {

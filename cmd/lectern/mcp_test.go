@@ -30,7 +30,7 @@ func TestMCPRefusesBadSettings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var errOut bytes.Buffer
-			if code := run(context.Background(), tc.args, env(nil), io.Discard, &errOut); code != 1 || !strings.Contains(errOut.String(), tc.want) {
+			if code := run(context.Background(), tc.args, env(nil), keepEnv, io.Discard, &errOut); code != 1 || !strings.Contains(errOut.String(), tc.want) {
 				t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut.String(), tc.want)
 			}
 		})
@@ -63,7 +63,7 @@ func TestMCPServesStreamableHTTP(t *testing.T) {
 	var errOut bytes.Buffer
 	go func() {
 		exit <- run(ctx, []string{"mcp", "--http", addr, "--toolsets", "magazine"},
-			env(map[string]string{"LECTERN_API_URL": api.URL, "LECTERN_TOKEN": "env-token-0123456789"}), io.Discard, &errOut)
+			env(map[string]string{"LECTERN_API_URL": api.URL, "LECTERN_TOKEN": "env-token-0123456789"}), keepEnv, io.Discard, &errOut)
 	}()
 	var cs *mcp.ClientSession
 	client := mcp.NewClient(&mcp.Implementation{Name: "cmd-test", Version: "1"}, nil)

@@ -139,6 +139,8 @@ func TestIngestClipsATitleFromALongFileName(t *testing.T) {
 type server struct {
 	cmd  *exec.Cmd
 	addr string
+	// tmp is the process's TMPDIR, outside the data folder.
+	tmp string
 }
 
 func startServer(t *testing.T, data string) *server {
@@ -164,7 +166,13 @@ func startServer(t *testing.T, data string) *server {
 	}()
 	select {
 	case a := <-addr:
-		return &server{cmd: cmd, addr: a}
+		srv := &server{cmd: cmd, addr: a}
+		for _, kv := range cmd.Env {
+			if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+				srv.tmp = v
+			}
+		}
+		return srv
 	case <-time.After(slowBound):
 		t.Fatal("the server did not start")
 	}
@@ -324,5 +332,58 @@ func TestKilledUploadLeavesNothingStuck(t *testing.T) {
 	}
 	if left := tempFiles(t, data); len(left) != 0 {
 		t.Errorf("temp files left after restart: %v", left)
+	}
+}
+
+// names lists a folder's entries; a folder that does not exist is empty.
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// A `kill -9` while a large upload is being received leaves its partly
+// written form file inside the data folder, never in the system's temporary
+// folder, and the next start removes it.
+func TestKilledUploadLeavesNoTempFileOutsideTheDataFolder(t *testing.T) {
+	data := t.TempDir()
+	ct, body := multipartBody(t, bigPDF(32<<20))
+	srv := startServer(t, data)
+	conn, err := net.Dial("tcp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/magazine HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", srv.addr, ct, len(body))
+	// 4 MiB of the body: past what the form parser keeps in memory, so it
+	// is writing the file part to disk when the process dies.
+	if _, err := conn.Write(body[:4<<20]); err != nil {
+		t.Fatal(err)
+	}
+	inData := filepath.Join(data, "tmp")
+	deadline := time.Now().Add(60 * time.Second)
+	for len(names(t, srv.tmp))+len(names(t, inData)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the upload never reached a temporary file")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	srv.kill(t)
+	if left := names(t, srv.tmp); len(left) != 0 {
+		t.Errorf("the killed upload left %v in the system temporary folder %s", left, srv.tmp)
+	}
+	if len(names(t, inData)) == 0 {
+		t.Error("no partial upload in the data folder's tmp: the test did not interrupt it")
+	}
+	srv = startServer(t, data)
+	if left := names(t, inData); len(left) != 0 {
+		t.Errorf("temporary files left in %s after restart: %v", inData, left)
 	}
 }

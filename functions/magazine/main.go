@@ -4,9 +4,13 @@
 package main
 
 import (
+	"os"
+
 	"github.com/lectern/lectern"
 	"github.com/lectern/lectern/shared/app/awsapp"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
+	"github.com/lectern/lectern/shared/pipeline/sfnexec"
 )
 
-func main() { awsapp.StartHTTP(lectern.Version(), magazineapi.API) }
+// Cancelling an issue stops its Step Functions execution.
+func main() { awsapp.StartHTTP(lectern.Version(), sfnexec.With(os.Getenv, magazineapi.API)) }

@@ -122,6 +122,14 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 	} else if n > 0 {
 		log.Warn("removed temporary files a stopped process left", "count", n)
 	}
+	// The process's own temporary files (form uploads being received,
+	// copies, engine work files) live in TempDir: what a killed process
+	// left there goes too.
+	if n, err := sweepDir(TempDir(cfg.DataDir)); err != nil {
+		log.Warn("sweeping the temporary folder", "err", err)
+	} else if n > 0 {
+		log.Warn("removed temporary files a stopped process left", "folder", TempDir(cfg.DataDir), "count", n)
+	}
 	// Modules settle what a stopped process left half-done before the
 	// workers take its jobs over.
 	if err := recoverModules(ctx, pool, modules); err != nil {
@@ -138,9 +146,39 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 	return &Local{Deps: deps, Modules: modules, BlobHandler: blobs.Handler(), table: table, blobs: blobs, pool: pool, library: libraryFile}, nil
 }
 
-// recoverModules calls each module's Recover with the jobs still to run.
+// TempDir is the data folder's temporary area. The local binary makes it
+// the process's temporary folder (TMPDIR), as Go's form parser and the
+// engines it runs (Tesseract, ffmpeg) take theirs from there only: a large
+// upload cut short by a kill then stays inside the data folder, and the
+// next start sweeps it.
+func TempDir(dataDir string) string { return filepath.Join(dataDir, "tmp") }
+
+// sweepDir empties dir (making it when missing) and answers how many
+// entries it removed. Only the process holding the data folder's lock
+// (bbolt's) may call it.
+func sweepDir(dir string) (int, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 0, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// recoverModules settles the jobs the stopped process left (a job it died
+// in is run again once, then given up) and calls each module's Recover
+// with them.
 func recoverModules(ctx context.Context, pool *localjobs.Pool, modules []platform.Module) error {
-	pending, err := pool.Pending(ctx)
+	left, err := pool.Settle(ctx)
 	if err != nil {
 		return err
 	}
@@ -148,7 +186,7 @@ func recoverModules(ctx context.Context, pool *localjobs.Pool, modules []platfor
 		if m.Recover == nil {
 			continue
 		}
-		if err := m.Recover(ctx, pending); err != nil {
+		if err := m.Recover(ctx, left); err != nil {
 			return fmt.Errorf("recover %s: %w", m.Name, err)
 		}
 	}

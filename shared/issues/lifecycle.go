@@ -41,6 +41,41 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 	return s.Repo.Delete(ctx, id)
 }
 
+// CancelledStep is the step of an issue whose ingest the user cancelled.
+const CancelledStep = "cancelled"
+
+// Cancel stops an issue's ingest for good and marks it failed, keeping the
+// pages read so far; it can then be deleted. The run is stopped before the
+// issue is marked, so no step of it writes afterwards. An issue whose ingest
+// has ended answers ErrNotIngesting; one whose upload URL is still valid,
+// ErrUploadOpen (its PDF may yet arrive and start one).
+func (s *Service) Cancel(ctx context.Context, id string) (magazine.Issue, error) {
+	is, _, err := s.Repo.Get(ctx, id)
+	if err != nil {
+		return magazine.Issue{}, err
+	}
+	switch {
+	case is.Status == magazine.IssueUploading && s.Clock().Before(is.Created.Add(MediaTTL)):
+		return is, ErrUploadOpen
+	case is.Status != magazine.IssueProcessing && is.Status != magazine.IssueUploading:
+		return is, fmt.Errorf("%w: it is %s", ErrNotIngesting, is.Status)
+	}
+	if s.Stop != nil {
+		if err := s.Stop(ctx, id, SourceKey(id)); err != nil {
+			return is, fmt.Errorf("cancel issue %s: %w", id, err)
+		}
+	}
+	return s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
+		if is.Status != magazine.IssueProcessing && is.Status != magazine.IssueUploading {
+			return nil // it ended as it was stopped
+		}
+		is.Status = magazine.IssueFailed
+		is.Step = CancelledStep
+		is.Error = "the ingest was cancelled; the pages read before are kept"
+		return nil
+	})
+}
+
 // MediaPrefix is the folder of an issue's renders, thumbnails and crops.
 func MediaPrefix(id string) string { return "issues/" + id + "/" }
 
@@ -110,9 +145,10 @@ type Recovered struct {
 // processing with no live job is resumed when its ingest never began and
 // its PDF is stored, and is otherwise marked failed with the reason: an
 // ingest that stopped part-way is not run again blindly, since the page
-// that stopped it may stop it again. An uploaded PDF without an issue is
-// removed.
-func (s *Service) Recover(ctx context.Context, live func(sourceKey string) bool) (Recovered, error) {
+// that stopped it may stop it again. gaveUp is why an ingest job was given
+// up (the process died in it each time it ran), or "". An uploaded PDF
+// without an issue is removed.
+func (s *Service) Recover(ctx context.Context, live func(sourceKey string) bool, gaveUp func(sourceKey string) string) (Recovered, error) {
 	var out Recovered
 	list, err := s.Repo.List(ctx)
 	if err != nil {
@@ -133,6 +169,13 @@ func (s *Service) Recover(ctx context.Context, live func(sourceKey string) bool)
 		if err != nil && !errors.Is(err, blob.ErrNotFound) {
 			return out, err
 		}
+		if why := gaveUp(key); why != "" {
+			if err := s.fail(ctx, is.ID, "the ingest was given up: "+why+"; the PDF may be too much for this server: delete the issue"); err != nil {
+				return out, err
+			}
+			out.Failed = append(out.Failed, is.ID)
+			continue
+		}
 		if stored && is.Step == "upload" && s.Start != nil {
 			if err := s.Start(ctx, key, is.Title); err != nil {
 				return out, fmt.Errorf("resume issue %s: %w", is.ID, err)
@@ -144,13 +187,8 @@ func (s *Service) Recover(ctx context.Context, live func(sourceKey string) bool)
 		if !stored {
 			reason = "the upload was cut short before the PDF was stored: upload it again"
 		}
-		_, err = s.Repo.Update(ctx, is.ID, func(is *magazine.Issue) error {
-			is.Status = magazine.IssueFailed
-			is.Error = reason
-			return nil
-		})
-		if err != nil {
-			return out, fmt.Errorf("fail stopped issue %s: %w", is.ID, err)
+		if err := s.fail(ctx, is.ID, reason); err != nil {
+			return out, err
 		}
 		out.Failed = append(out.Failed, is.ID)
 	}
@@ -169,4 +207,17 @@ func (s *Service) Recover(ctx context.Context, live func(sourceKey string) bool)
 		out.Orphans++
 	}
 	return out, nil
+}
+
+// fail marks a stopped issue failed with the reason.
+func (s *Service) fail(ctx context.Context, id, reason string) error {
+	_, err := s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
+		is.Status = magazine.IssueFailed
+		is.Error = reason
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("fail stopped issue %s: %w", id, err)
+	}
+	return nil
 }

@@ -171,7 +171,7 @@ func TestRecoverSettlesWhatAStoppedProcessLeft(t *testing.T) {
 	}
 
 	live := map[string]bool{SourceKey(stillQueued.ID): true, queuedOrphan: true}
-	got, err := s.Recover(ctx, func(k string) bool { return live[k] })
+	got, err := s.Recover(ctx, func(k string) bool { return live[k] }, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,9 @@ var (
 	ErrAWSMode   = fault.New(fault.Conflict, "this server runs in AWS mode: ask POST /api/magazine/uploads for an upload URL")
 	ErrLocalMode = fault.New(fault.Conflict, "this server runs in local mode: upload with POST /api/magazine")
 	// ErrBusy: the issue is still being ingested.
-	ErrBusy = fault.New(fault.Conflict, "the issue is still being ingested")
+	ErrBusy = fault.New(fault.Conflict, "the issue is still being ingested; cancel it first (POST /api/magazine/{doc}/cancel)")
+	// ErrNotIngesting: cancel of an issue whose ingest has ended.
+	ErrNotIngesting = fault.New(fault.Conflict, "the issue is not being ingested")
 	// ErrNoMedia: nothing is stored yet for the render, thumbnail or crop asked for.
 	ErrNoMedia = fault.New(fault.NotFound, "nothing is stored for this yet")
 	// ErrUnreadable: the uploaded file could not be read.
@@ -37,6 +39,11 @@ const MediaTTL = 15 * time.Minute
 // Starter begins ingest of an uploaded PDF: the in-process job locally; nil
 // in AWS, where the S3 upload event starts the state machine.
 type Starter func(ctx context.Context, sourceKey, title string) error
+
+// Stopper stops the ingest of an issue for good and returns once it no
+// longer writes: the in-process job locally, the Step Functions execution
+// that owns the issue in AWS. An ingest that has already ended is no error.
+type Stopper func(ctx context.Context, id, sourceKey string) error
 
 // Refiner re-derives figures and crops of a whole issue (the review
 // editor, so each page is stored by a conditional change), calling progress
@@ -70,6 +77,7 @@ type Service struct {
 	Limits  pdf.Limits
 	Clock   func() time.Time
 	Start   Starter
+	Stop    Stopper // nil: nothing to stop (no ingest runs where this service does)
 	Refine  Refiner
 	Jobs    jobs.Queue // runs figure refinement in the background
 }

@@ -13,6 +13,9 @@ var (
 	ErrTransient = fault.New(fault.Unavailable, "transient job failure")
 	// ErrSuperseded: this run no longer owns the job (another attempt took it over, or it finished).
 	ErrSuperseded = fault.New(fault.Conflict, "job run superseded")
+	// ErrCancelled: the job was cancelled (the cause of a cancelled run's
+	// context); it fails, and is not run again.
+	ErrCancelled = fault.New(fault.Conflict, "job cancelled")
 )
 
 // Transient marks a handler error as worth retrying (an engine that is down,

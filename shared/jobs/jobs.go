@@ -50,9 +50,13 @@ type Job struct {
 	// the coming retry when Status is queued again.
 	Error string `json:"error,omitempty"`
 	// Attempts counts claims (runs started), including interrupted ones.
-	Attempts int       `json:"attempts"`
-	Created  time.Time `json:"created"`
-	Updated  time.Time `json:"updated"`
+	Attempts int `json:"attempts"`
+	// Crashes counts runs the process died in (found running at start:
+	// killed, or out of memory). The local pool gives up on a job after
+	// MaxCrashes of them rather than let it take the process down again.
+	Crashes int       `json:"crashes,omitempty"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
 	// LeaseUntil is when a running job is presumed abandoned if it has not
 	// written since: another worker may then take it over.
 	LeaseUntil time.Time `json:"lease_until,omitzero"`

@@ -157,6 +157,8 @@ func (r *Runner) run(ctx context.Context, id string, takeOver bool) (Job, error)
 		// The handler learnt from Progress that it lost the job; the fence in
 		// update below decides whether that is still true.
 		change = failed(herr.Error())
+	case errors.Is(context.Cause(ctx), ErrCancelled):
+		change = failed(context.Cause(ctx).Error())
 	case ctx.Err() != nil:
 		// Interrupted (pool stopping, Lambda deadline): not the job's fault.
 		change = requeue("interrupted: "+context.Cause(ctx).Error(), "interrupted; will run again")
@@ -190,6 +192,46 @@ func (r *Runner) call(ctx context.Context, h Handler, job Job, rep Reporter) (re
 		}
 	}()
 	return h(ctx, job.Payload, rep)
+}
+
+// Cancel fails a job that is not running (queued, or left by a process
+// that died) with reason, so that it never runs; a final job is left as it
+// is. Stopping a running one is the adapter's: it cancels the run's context
+// with ErrCancelled as the cause.
+func (r *Runner) Cancel(ctx context.Context, id, reason string) (Job, error) {
+	for range maxWriteTries {
+		job, err := Get(ctx, r.table, id)
+		if err != nil || job.Status.Final() {
+			return job, err
+		}
+		job, err = r.failUnclaimed(ctx, job, fmt.Sprintf("%s: %s", ErrCancelled.Error(), reason))
+		if !errors.Is(err, ErrTransient) {
+			return job, err
+		}
+	}
+	return Job{}, fmt.Errorf("cancel job %s: it kept changing: %w", id, ErrTransient)
+}
+
+// GiveUpCrashed settles a job found running when no process runs it (the
+// one that did died): it goes back to queued, or fails once the process
+// has died in it maxCrashes times, so a job that kills the process (out of
+// memory) cannot do so at every start. Jobs in any other state are left.
+func (r *Runner) GiveUpCrashed(ctx context.Context, job Job, maxCrashes int) (Job, error) {
+	if job.Status != StatusRunning {
+		return job, nil
+	}
+	next := job
+	next.Crashes++
+	next.Updated, next.LeaseUntil = r.now().UTC(), time.Time{}
+	if next.Crashes >= maxCrashes {
+		failed(fmt.Sprintf("the server stopped %d times while this job ran (killed, or out of memory); it is not run again", next.Crashes))(&next)
+	} else {
+		requeue("the server stopped while this job ran", "the server stopped; running it again")(&next)
+	}
+	if err := r.put(ctx, job.Version, &next); err != nil {
+		return job, fmt.Errorf("settle crashed job %s: %w", job.ID, err)
+	}
+	return next, nil
 }
 
 // failUnclaimed fails a job no handler ran for.

@@ -69,7 +69,7 @@ type Page struct {
 	Regions     []Region `json:"regions"`
 	Order       []string `json:"order"` // region ids in reading order
 	HandOrdered bool     `json:"hand_ordered"`
-	Engine      string   `json:"engine,omitempty"`  // text-layer, vision-primary, vision-fallback, tesseract
+	Engine      string   `json:"engine,omitempty"`  // text-layer, vision-primary, vision-fallback, tesseract; none on a blank page
 	OCRDPI      int      `json:"ocr_dpi,omitempty"` // the DPI Tesseract read the page at (below 300 for a huge page)
 	// EngineNote says why the page was not read by the first engine that
 	// could (a text layer set aside as too poor, or kept over a worse OCR).

@@ -392,6 +392,16 @@ func (m *Pages) Render(ctx context.Context, page magazine.Page) (PageImage, erro
 	return PageImage{PNG: b, Width: cfg.Width, Height: cfg.Height, DPI: page.DPI}, nil
 }
 
+// Blank reports whether the page's render has no ink (magazine.Blank).
+func (m *Pages) Blank(ctx context.Context, page magazine.Page) (bool, error) {
+	img, done, err := m.renderImage(ctx, page)
+	if err != nil {
+		return false, err
+	}
+	defer done()
+	return magazine.Blank(img), nil
+}
+
 // renderImage is the page's render: the one Draw made, while the ingest
 // still has it, else the stored PNG decoded (from the cache when it is
 // there). done gives it back; the pixels must not be used after it.

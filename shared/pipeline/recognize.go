@@ -20,6 +20,8 @@ const (
 	EngineVisionPrimary  = "vision-primary"
 	EngineVisionFallback = "vision-fallback"
 	EngineTesseract      = "tesseract"
+	// EngineNone: no engine read the page, as it is blank (nothing to read).
+	EngineNone = "none"
 )
 
 // VisionEngine is an OpenAI-compatible chat engine with image input (oaichat.Client).

@@ -135,16 +135,18 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 	if err != nil {
 		return PrepareOutput{}, err
 	}
-	pages := make([]int, len(info.Pages))
-	for i := range pages {
-		pages[i] = i + 1
-	}
 	// Each page step then reads only its own page.
 	if err := s.splitPages(ctx, id, info); err != nil {
 		return PrepareOutput{}, err
 	}
+	// A run resumed after the process died (the owner claiming again) keeps
+	// the pages it finished: only the others are queued and processed.
+	settled, err := s.settledPages(ctx, id)
+	if err != nil {
+		return PrepareOutput{}, transient(err)
+	}
 	_, err = s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
-		is.PageCount = len(pages)
+		is.PageCount = len(info.Pages)
 		is.Status = magazine.IssueProcessing
 		is.Step = "pages"
 		if is.Title == "" {
@@ -155,7 +157,12 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 	if err != nil {
 		return PrepareOutput{}, transient(err)
 	}
+	pages := []int{}
 	for i, box := range info.Pages {
+		if settled[i+1] {
+			continue
+		}
+		pages = append(pages, i+1)
 		p := magazine.Page{IssueID: id, Number: i + 1, Width: box.Width, Height: box.Height, DPI: s.Pages.dpi(), Regions: []magazine.Region{}, Order: []string{}, Step: "queued"}
 		if err := s.Repo.PutPage(ctx, p); err != nil {
 			return PrepareOutput{}, transient(err)
@@ -164,7 +171,24 @@ func (s *Steps) Prepare(ctx context.Context, in PrepareInput) (PrepareOutput, er
 			return PrepareOutput{}, transient(err)
 		}
 	}
-	return PrepareOutput{IssueID: id, PageCount: len(pages), Pages: pages}, nil
+	return PrepareOutput{IssueID: id, PageCount: len(info.Pages), Pages: pages}, nil
+}
+
+// settledPages are the pages an earlier run of this ingest finished (done,
+// or failed with the reason recorded): saved with their recognition, they
+// are not processed again.
+func (s *Steps) settledPages(ctx context.Context, id string) (map[int]bool, error) {
+	steps, err := s.Repo.Steps(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]bool{}
+	for _, st := range steps {
+		if st.Done {
+			out[st.Page] = true
+		}
+	}
+	return out, nil
 }
 
 // ensureIssue creates the issue when the PDF arrived without one (dropped
@@ -248,6 +272,18 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 	if layer.poor != "" {
 		textLayer = nil
 	}
+	if textLayer == nil {
+		// A page with no ink has nothing for an engine to read: a file of
+		// blank pages must not cost an OCR run each (issue 30).
+		blank, err := s.Pages.Blank(ctx, page)
+		if err != nil {
+			return PageOutput{}, err
+		}
+		if blank {
+			rec, note := blankRecognition(layer)
+			return s.saveRecognition(ctx, in, rec, note, 0)
+		}
+	}
 	var render PageImage
 	if textLayer == nil {
 		if render, err = s.Pages.Render(ctx, page); err != nil {
@@ -297,6 +333,11 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 		}
 		rec.Regions = append(rec.Regions, pictures...)
 	}
+	return s.saveRecognition(ctx, in, rec, note, ocrDPI)
+}
+
+// saveRecognition stores what Recognize made of the page.
+func (s *Steps) saveRecognition(ctx context.Context, in PageRef, rec Recognition, note string, ocrDPI int) (PageOutput, error) {
 	return s.updatePage(ctx, in, "recognize", func(p *magazine.Page) error {
 		for i := range rec.Regions {
 			if rec.Regions[i].OriginalText == "" {
@@ -314,6 +355,19 @@ func (s *Steps) Recognize(ctx context.Context, in PageRef) (PageOutput, error) {
 		return nil
 	})
 }
+
+// blankRecognition is a page whose render has no ink: no engine is run. A
+// text layer set aside as poor is kept (its text is invisible on the page,
+// so OCR could not read it either).
+func blankRecognition(layer layerRead) (Recognition, string) {
+	if layer.poor != "" {
+		return Recognition{Regions: layer.regions, Engine: EngineTextLayer}, "text layer kept though " + layer.poor + ": " + blankNote
+	}
+	return Recognition{Regions: layer.pictures, Engine: EngineNone}, "blank page: " + blankNote
+}
+
+// blankNote says on a page why no OCR engine read it.
+const blankNote = "the render has no ink, so OCR was skipped"
 
 // outreadBy says whether an engine's regions read the page better than the
 // layer, and how the two measured. A short layer loses only to a reading of
@@ -531,6 +585,9 @@ func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput,
 		return FinalizeOutput{}, err
 	}
 	is, err := s.Repo.Update(ctx, in.IssueID, func(is *magazine.Issue) error {
+		if is.Step == issues.CancelledStep {
+			return nil // the user stopped the run as it finished: it stays cancelled
+		}
 		is.PageErrors = failures
 		is.PagesDone = len(steps) - len(failures)
 		is.Step = "done"

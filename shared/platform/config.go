@@ -44,6 +44,9 @@ type Config struct {
 	UploadsBucket string
 	MediaBucket   string
 	QueueURL      string
+	// StateMachineArn is the ingest state machine (AWS mode, the magazine
+	// API only): cancelling an issue stops its execution.
+	StateMachineArn string
 
 	// TesseractCommand runs Tesseract; empty means "tesseract" on PATH. The
 	// Recognize Lambda points it at the bundle it carries.
@@ -73,13 +76,14 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		PublicHosts: List(getenv("LECTERN_PUBLIC_HOST")),
 		Voices:      getenv("LECTERN_VOICES"),
 
-		AllowedOrigins: List(getenv("LECTERN_ALLOWED_ORIGINS")),
-		Workers:        4,
-		Table:          getenv("LECTERN_TABLE"),
-		VoiceTable:     getenv("LECTERN_VOICE_TABLE"),
-		UploadsBucket:  getenv("LECTERN_UPLOADS_BUCKET"),
-		MediaBucket:    getenv("LECTERN_MEDIA_BUCKET"),
-		QueueURL:       getenv("LECTERN_QUEUE_URL"),
+		AllowedOrigins:  List(getenv("LECTERN_ALLOWED_ORIGINS")),
+		Workers:         4,
+		Table:           getenv("LECTERN_TABLE"),
+		VoiceTable:      getenv("LECTERN_VOICE_TABLE"),
+		UploadsBucket:   getenv("LECTERN_UPLOADS_BUCKET"),
+		MediaBucket:     getenv("LECTERN_MEDIA_BUCKET"),
+		QueueURL:        getenv("LECTERN_QUEUE_URL"),
+		StateMachineArn: getenv("LECTERN_STATE_MACHINE_ARN"),
 
 		TesseractCommand: getenv("LECTERN_TESSERACT"),
 		FFmpegCommand:    getenv("LECTERN_FFMPEG"),

@@ -31,6 +31,17 @@ type Deps struct {
 	// Voices is the voice library every instance shares (LECTERN_VOICES
 	// locally, the voice table in AWS); nil where none is configured.
 	Voices voices.Store
+	// Executions stops running ingest executions (Step Functions in AWS);
+	// nil where none run apart from this process.
+	Executions Executions
+}
+
+// Executions is the workflow engine that runs ingests apart from the
+// process (Step Functions).
+type Executions interface {
+	// Stop ends the named execution for good, with why; one that has
+	// ended or never existed is no error.
+	Stop(ctx context.Context, name, why string) error
 }
 
 // Hosted says the server runs in AWS, where engine URLs are checked more
@@ -49,8 +60,9 @@ type Module struct {
 	Jobs map[string]jobs.Handler
 	// Recover, when set, settles what a stopped process left half-done. The
 	// local binary calls it at start, before its job workers run, with the
-	// jobs still to run (queued, or running when the process stopped).
-	Recover func(ctx context.Context, pending []jobs.Job) error
+	// jobs the stopped process left: queued (to run again), or failed for
+	// having been running each time the process died (localjobs.Pool.Settle).
+	Recover func(ctx context.Context, left []jobs.Job) error
 }
 
 // New builds a feature's module from the platform.

@@ -635,7 +635,7 @@ export interface paths {
         get: operations["get-issue"];
         put?: never;
         post?: never;
-        /** Delete an issue with all its records and files (page renders, thumbnails, crops, the PDF); 409 while it is being ingested or its upload URL is still valid */
+        /** Delete an issue with all its records and files (page renders, thumbnails, crops, the PDF); 409 while it is being ingested (cancel it first) or its upload URL is still valid */
         delete: operations["delete-issue"];
         options?: never;
         head?: never;
@@ -777,6 +777,23 @@ export interface paths {
         get: operations["article-text"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop an issue's ingest for good (the in-process job locally, the Step Functions execution in AWS) and mark it failed, step cancelled; the pages read before are kept and the issue can then be deleted. 409 when its ingest has ended, or while its upload URL is still valid */
+        post: operations["cancel-ingest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5216,6 +5233,65 @@ export interface operations {
             };
             /** @description Error */
             default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "cancel-ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description issue id */
+                doc: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MagazineIssue"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -20,10 +20,11 @@ type Character struct {
 	Aliases []string
 	// Gender is "female", "male" or "" (unknown).
 	Gender string
+	// Narrator marks the first-person narrator ("I"), named from how others
+	// address them, else "Narrator".
+	Narrator bool
 	// Mentions counts the times any of the names occurs in the text.
 	Mentions int
-	// Narrator marks the first-person narrator ("said I").
-	Narrator bool
 }
 
 // Names are the character's name and aliases.
@@ -45,7 +46,10 @@ type form struct {
 	Male   int // pronoun votes after its occurrences
 	Female int
 	Neuter int
-	Gender string
+	// KinMale, KinFemale count kinship nouns just before it ("her
+	// brother Tom").
+	KinMale, KinFemale int
+	Gender             string
 }
 
 // minSpeaks is how often a name must stand before a speech verb away from
@@ -92,7 +96,13 @@ func (d *doc) extract() []Character {
 	}
 	for _, o := range d.names {
 		if f := byKey[normKey(o.P.Text)]; f != nil && !o.InQuote {
-			switch o.Pron {
+			switch kinBefore(d.text, o.Start) {
+			case "male":
+				f.KinMale++
+			case "female":
+				f.KinFemale++
+			}
+			switch subjectPronounAfter(d.text, o.End) {
 			case "male":
 				f.Male++
 			case "female":
@@ -107,18 +117,41 @@ func (d *doc) extract() []Character {
 		males += f.Male
 		females += f.Female
 	}
+	titles := surnameTitleGenders(d.names)
 	for _, f := range kept {
 		f.Gender = f.P.gender()
-		if f.Gender == "" && f.Neuter < f.Male+f.Female {
+		switch {
+		case f.Gender != "":
+		case f.KinMale > 0 && f.KinFemale == 0:
+			f.Gender = "male"
+		case f.KinFemale > 0 && f.KinMale == 0:
+			f.Gender = "female"
+		case titles.of(f.P) != "":
+			f.Gender = titles.of(f.P)
+		case givenNameGender(f.P) != "":
+			f.Gender = givenNameGender(f.P)
+		case f.Neuter < f.Male+f.Female:
 			f.Gender = vote(f.Male, f.Female, males, females)
 		}
+		if f.Gender == "" && f.Neuter <= f.Male+f.Female {
+			f.Gender = givenNameGender(f.P)
+		}
 	}
-	clusters := cluster(kept)
+	clusters := cluster(kept, families(d.names))
+	clusters = joinByFullName(clusters, d.names)
+	clusters = joinRank(clusters, d.names)
+	fullNames(clusters, d.names)
 	chars := make([]Character, 0, len(clusters))
 	for _, c := range clusters {
 		chars = append(chars, c.character())
 	}
+	chars, said := d.narrator(chars)
 	countMentions(chars, d.names)
+	for i := range chars {
+		if chars[i].Narrator {
+			chars[i].Mentions += said
+		}
+	}
 	return finish(chars)
 }
 
@@ -148,7 +181,12 @@ func vote(male, female, males, females int) string {
 const maxShare = 0.85
 
 // group is a set of forms of one character.
-type group struct{ forms []*form }
+type group struct {
+	forms []*form
+	// full is the fuller name the text uses for a character tagged by one
+	// bare word ("Anne Elliot" of "Anne"), if any: its name in the cast.
+	full *form
+}
 
 func (g *group) gender() string {
 	m, f := 0, 0
@@ -177,6 +215,9 @@ func (g *group) character() Character {
 			best = f
 		}
 	}
+	if g.full != nil {
+		best = g.full
+	}
 	c := Character{Name: displayName(best.P.Text), Gender: g.gender()}
 	for _, f := range g.forms {
 		if f != best {
@@ -204,10 +245,11 @@ func better(a, b *form) bool {
 }
 
 // cluster merges forms of one character, fullest names first, so a short
-// form joins the one group it can belong to; a form that fits several
+// form joins the one group it can belong to (a titled surname not the
+// full name of one of several of that family: see family.shared); a form that fits several
 // groups ("Bennet": Mr. or Mrs.) is dropped, except that a lone surname
 // goes to the one man among them ("Bingley" is Mr. Bingley, not Miss).
-func cluster(forms []*form) []*group {
+func cluster(forms []*form, fam family) []*group {
 	sort.Slice(forms, func(i, j int) bool {
 		a, b := forms[i], forms[j]
 		if la, lb := nameLen(a.P), nameLen(b.P); la != lb {
@@ -226,7 +268,7 @@ func cluster(forms []*form) []*group {
 		var fits []*group
 		for _, g := range groups {
 			for _, x := range g.forms {
-				if sameAs(f.P, x.P, g.gender()) {
+				if sameAs(f.P, x.P, g.gender()) && !fam.shared(f.P, x.P) {
 					fits = append(fits, g)
 					break
 				}
@@ -280,6 +322,15 @@ func sameAs(s, l phrase, lg string) bool {
 	if s.Title != "" && l.Title != "" && s.Title != l.Title {
 		return false // Mr. Bennet is not Mrs. Bennet
 	}
+	if s.Title == "" && !s.Article && len(s.Words) == 1 && len(l.Words) == 1 && honorifics[l.Title] == "female" && surnameTitles[l.Title] {
+		// A bare surname in a novel is a man's: "Denham" is not Mrs. Denham.
+		return false
+	}
+	if s.Title == "mrs" && l.Title == "" && len(l.Words) > len(s.Words) {
+		// Mrs. Miller is Daisy Miller's mother more often than Daisy
+		// married: a given name with the surname says a daughter.
+		return false
+	}
 	titleFits := func(forSurname bool) bool {
 		switch {
 		case s.Title == l.Title || s.Title == "":
@@ -303,7 +354,9 @@ func sameAs(s, l phrase, lg string) bool {
 		return titleFits(true) // "the Footman" of "the Frog-Footman"
 	case len(sw) >= len(lw):
 		return false
-	case equalWords(sw, lw[len(lw)-len(sw):]) && !connectors[lw[len(lw)-len(sw)-1]]:
+	case equalWords(sw, lw[len(lw)-len(sw):]) && (!connectors[lw[len(lw)-len(sw)-1]] || len(lw)-len(sw) == 1):
+		// (a particle opening the full name is the surname's: Griers of
+		// De Griers; "Hearts" of "the King of Hearts" is not the King)
 		return titleFits(true) // the surname, or "the Rabbit" of "the White Rabbit"
 	case equalWords(sw, lw[:len(sw)]) && (connectors[lw[len(sw)]] || !s.Article && !l.Article):
 		return titleFits(false) // the given name, or "the King" of "the King of Hearts"

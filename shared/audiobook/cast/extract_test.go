@@ -37,9 +37,13 @@ func TestExtractMergesAliases(t *testing.T) {
 		{"Mr. and Mrs. of one surname are two people; the bare surname is the man's",
 			`"My dear," said Mrs. Bennet.` + "\n\n" + `"Yes?" said Mr. Bennet.` + "\n\n" + `"Hush," said Bennet.` + "\n",
 			map[string][]string{"Mrs. Bennet": nil, "Mr. Bennet": {"Bennet"}}},
-		{"a bare surname two women share belongs to neither",
+		{"a bare surname is a man's, not a woman's titled surname",
 			`"My dear," said Mrs. Bennet.` + "\n\n" + `"Yes?" said Miss Bennet.` + "\n\n" + `"Hush," said Bennet.` + "\n",
-			map[string][]string{"Mrs. Bennet": nil, "Miss Bennet": nil}},
+			map[string][]string{"Mrs. Bennet": nil, "Miss Bennet": nil, "Bennet": nil}},
+		{"a bare surname joins the man's full name, not his mother",
+			`"Yes," said Ralph.` + "\n\n" + `"No," said Denham.` + "\n\n" + `"Why?" said Mrs. Denham.` + "\n\n" +
+				`He met Ralph Denham there, and then Ralph Denham sat down.` + "\n",
+			map[string][]string{"Ralph Denham": {"Denham", "Ralph"}, "Mrs. Denham": nil}},
 		{"a given-name title joins the full name",
 			`"Come here," said Lady Catherine.` + "\n\n" + `"At once," said Lady Catherine de Bourgh.` + "\n\n" + `"Now," said Lady Catherine.` + "\n",
 			map[string][]string{"Lady Catherine": {"Lady Catherine de Bourgh"}}},
@@ -50,16 +54,19 @@ func TestExtractMergesAliases(t *testing.T) {
 			`Then Alice said, "Yes." Oh, she said nothing more.` + "\n\n" + `"Well," said Alice. Well, it was late.` + "\n",
 			map[string][]string{"Alice": nil}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := castOf(tc.text)
-			names := map[string][]string{}
-			for n, c := range got {
-				names[n] = c.Aliases
-			}
-			if !reflect.DeepEqual(names, tc.want) {
-				t.Fatalf("cast %v, want %v", names, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantCast(t, tc.text, tc.want) })
+	}
+}
+
+// wantCast checks the cast of text: each name with its aliases.
+func wantCast(t *testing.T, text string, want map[string][]string) {
+	t.Helper()
+	names := map[string][]string{}
+	for n, c := range castOf(text) {
+		names[n] = c.Aliases
+	}
+	if !reflect.DeepEqual(names, want) {
+		t.Fatalf("cast %v, want %v", names, want)
 	}
 }
 
@@ -98,5 +105,100 @@ func TestExtractIsDeterministicWithStableIDs(t *testing.T) {
 	}
 	if first[0].Mentions != 2 {
 		t.Fatalf("Alice mentioned %d times, want 2", first[0].Mentions)
+	}
+}
+
+func TestExtractNamesByFullName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		text string
+		want map[string][]string // name → aliases
+	}{
+		{"a given name takes the full name the text writes",
+			`"Yes," said Nora.` + "\n\n" + `"No," said Nora.` + "\n\n" +
+				`He met Nora Blake there, and then Nora Blake sat down.` + "\n",
+			map[string][]string{"Nora Blake": {"Nora"}}},
+		{"a bare surname takes its title when the text mostly writes it",
+			`"Yes," said Astor.` + "\n\n" + `"No," said Astor.` + "\n\n" +
+				`Mr. Astor came in. Mr. Astor sat down. Then Mr. Astor left.` + "\n",
+			map[string][]string{"Mr. Astor": {"Astor"}}},
+		{"a given name and a surname of one person join through the full name",
+			`"Yes," said Ralph.` + "\n\n" + `"No," said Denham.` + "\n\n" + `"Why?" said Denham.` + "\n\n" +
+				`He met Ralph Denham there, and then Ralph Denham sat down.` + "\n",
+			map[string][]string{"Ralph Denham": {"Denham", "Ralph"}}},
+		{"a son does not join Mr. and the surname, who may be his father",
+			`"Yes," said George.` + "\n\n" + `"No," said Mr. Emery.` + "\n\n" +
+				`He met George Emery there, and then George Emery sat down.` + "\n",
+			map[string][]string{"George": nil, "Mr. Emery": nil}},
+		{"Mr. and a surname shared by two brothers joins neither",
+			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
+				`He met Tom Ashby there, and then Tom Ashby sat down.` + "\n",
+			map[string][]string{"Robert Ashby": nil, "Mr. Ashby": nil}},
+		{"Mr. and the surname of the one man of that family is him",
+			`"Yes," said Robert Ashby.` + "\n\n" + `"No," said Mr. Ashby.` + "\n\n" +
+				`He met Ann Ashby there, and then Ann Ashby sat down.` + "\n",
+			map[string][]string{"Robert Ashby": {"Mr. Ashby"}}},
+		{"a woman's full name is hers, not her father's, whose title fits the surname",
+			`"Yes," said Katharine.` + "\n\n" + `"No," said Mr. Hilbery. Mr. Hilbery shook his head.` + "\n\n" +
+				`He met Katharine Hilbery there, and then Katharine Hilbery sat down.` + "\n",
+			map[string][]string{"Katharine Hilbery": {"Katharine"}, "Mr. Hilbery": nil}},
+		{"the Major is the one Major the text names",
+			`"Halt," said the Major.` + "\n\n" + `"March," said the Major.` + "\n\n" +
+				`He met Major Callow there, and then Major Callow sat down.` + "\n",
+			map[string][]string{"Major Callow": {"The Major"}}},
+		{"of two Majors the text names, the Major is neither",
+			`"Halt," said the Major.` + "\n\n" + `"March," said the Major.` + "\n\n" +
+				`He met Major Callow there, and then Major Callow sat down by Major Rook and Major Rook.` + "\n",
+			map[string][]string{"The Major": nil}},
+		{"a surname's particle stays on it, and the bare surname joins it",
+			`"Non," said De Griers, over a glass de vin.` + "\n\n" + `"Oui," said De Griers.` + "\n\n" + `"Bien," said Griers.` + "\n",
+			map[string][]string{"De Griers": {"Griers"}}},
+		{"Mrs. and the surname is not the daughter known by her full name",
+			`"Yes," said Daisy Mills. Daisy Mills smiled as she spoke.` + "\n\n" + `"No," said Mrs. Mills.` + "\n\n" +
+				`"Hush," said Daisy Mills. Daisy Mills frowned as she went. Tom nodded as he went.` + "\n",
+			map[string][]string{"Daisy Mills": nil, "Mrs. Mills": nil}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { wantCast(t, tc.text, tc.want) })
+	}
+}
+
+func TestExtractGenderFromKinAndGivenNames(t *testing.T) {
+	text := `"Come," said Zeb. She went out with her brother Zeb.` + "\n\n" +
+		`"Stay," said Wren. He looked at his sister Wren.` + "\n\n" +
+		`"Tea?" said Fanny.` + "\n\n" + `"No," said Walter.` + "\n\n" + `"Why?" said Quill.` + "\n"
+	got := castOf(text)
+	for name, want := range map[string]string{
+		"Zeb": "male", "Wren": "female", "Fanny": "female", "Walter": "male", "Quill": "",
+	} {
+		if c, ok := got[name]; !ok || c.Gender != want {
+			t.Errorf("%s: %+v, want gender %q", name, c, want)
+		}
+	}
+}
+
+func TestExtractGenderIgnoresObjectPronouns(t *testing.T) {
+	// "him" after a name is most often someone else: Brax is a woman.
+	text := `"Come," said Brax. Brax smiled at him. Brax waved at him. Brax looked at him.` + "\n\n" +
+		`"Now," said Brax. Brax turned as she went. Brax sighed as she sat.` + "\n\n" +
+		`"Yes," said Orm. Orm shook his head. Orm rubbed his eyes.` + "\n"
+	got := castOf(text)
+	for name, want := range map[string]string{"Brax": "female", "Orm": "male"} {
+		if c, ok := got[name]; !ok || c.Gender != want {
+			t.Errorf("%s: %+v, want gender %q", name, c, want)
+		}
+	}
+}
+
+func TestExtractGenderFromTitledSurname(t *testing.T) {
+	// The text titles Quorn "Mr." only, so bare "Quorn" is a man; Bennet
+	// is titled both ways and stays unknown; Wynn is titled "Lady".
+	text := `"Yes," said Quorn.` + "\n\n" + `"No," said Bennet.` + "\n\n" + `"So," said Quorn.` + "\n\n" + `"Oh," said Quorn.` + "\n\n" +
+		`They spoke of Mr. Quorn, and of Mr. Quorn again, and of Mr. Bennet and Mrs. Bennet and Mrs. Bennet.` + "\n"
+	text += `"Hm," said Wynn.` + "\n\n" + `They spoke of Lady Wynn Ashby, and of Lady Wynn.` + "\n"
+	got := castOf(text)
+	for name, want := range map[string]string{"Quorn": "male", "Bennet": "", "Wynn": "female"} {
+		if c, ok := got[name]; !ok || c.Gender != want {
+			t.Errorf("%s: %+v, want gender %q", name, c, want)
+		}
 	}
 }

@@ -21,6 +21,12 @@ var speechVerbs = setOf(
 	"reminded", "squealed", "stated", "stuttered", "whimpered", "wondered", "mused", "bellowed",
 	"spoke", "laughed", "chuckled", "sniffed", "stormed", "breathed", "drawled", "murmured",
 	"went", "goes", "go", "put", "broke", "chimed", "struck", "begun",
+	"interposed", "assented", "greeted", "proceeded", "blurted", "remonstrated", "expostulated",
+	"affirmed", "acknowledged", "assured", "conceded", "warned", "teased", "jeered", "entreated",
+	"implored", "begged", "soothed", "volunteered", "queried", "pronounced", "vowed", "cautioned",
+	"chided", "complained", "lamented", "boasted", "screeched", "piped", "lisped", "mumbled",
+	"croaked", "spluttered", "sputtered", "snarled", "barked", "whined", "rejoins", "retorts",
+	"interposes", "observes", "exclaimed", "assents", "recommenced", "recommended", "pleaded",
 	"asking", "crying", "replying", "shouting", "whispering", "exclaiming", "answering",
 	"adding", "remarking", "muttering", "continuing", "calling", "repeating", "observing",
 )
@@ -98,6 +104,10 @@ var stopWords = setOf(
 // pronounGender maps a subject pronoun of a tag to the gender it names; "it"
 // fits a character of no known gender.
 var pronounGender = map[string]string{"he": "male", "she": "female", "it": ""}
+
+// tagPronouns are the pronouns a speech tag may have for subject: "i"
+// ("said I", "I answered") is the first-person narrator.
+var tagPronouns = setOf("he", "she", "it", "i")
 
 // epithets may stand between an inverted tag's verb and the name: "thought
 // poor Alice", "cried little Tom".

@@ -36,7 +36,8 @@ type line struct {
 type tag struct {
 	OK      bool
 	Name    phrase // the speaker as named; empty for a pronoun
-	Pronoun string // "he", "she", "it"
+	Pronoun string // "he", "she", "it", or "i" for the narrator
+	Desc    desc   // a description instead of a name: "his wife", "the old man"
 	Seg     int    // start of the narration it was read from (identity)
 }
 
@@ -149,8 +150,42 @@ func (d *doc) afterTag(i int) tag {
 		k++
 	}
 	t := d.tagAt(toks, k, true)
+	if !t.OK && k < len(toks) && strings.EqualFold(toks[k].Text, "was") {
+		t = d.remarkOf(toks, k+1) // "…," was his first remark
+	}
 	t.Seg = s
 	return t
+}
+
+// remarkNouns name a spoken line: "was his first remark", "Julia's answer
+// was".
+var remarkNouns = setOf("remark", "reply", "answer", "response", "comment", "question",
+	"exclamation", "observation", "greeting", "rejoinder", "retort", "words", "salutation")
+
+// remarkOf reads the owner of a remark noun starting at toks[k]: "his
+// (first) remark", "Julia's reply"; it returns the tag and whether the
+// noun was found.
+func (d *doc) remarkOf(toks []tok, k int) tag {
+	var t tag
+	next := k
+	if k < len(toks) && (strings.EqualFold(toks[k].Text, "his") || strings.EqualFold(toks[k].Text, "her")) {
+		t = tag{OK: true, Pronoun: map[string]string{"his": "he", "her": "she"}[strings.ToLower(toks[k].Text)]}
+		next = k + 1
+	} else if p, ok := d.lx.nameAt(toks, k); ok && p.first == k && possessive(toks, p.next) {
+		t = tag{OK: true, Name: p}
+		next = p.next + 2
+	} else {
+		return tag{}
+	}
+	for j := next; j < len(toks) && j <= next+2; j++ {
+		if remarkNouns[strings.ToLower(toks[j].Text)] {
+			return t
+		}
+		if !toks[j].Word {
+			break
+		}
+	}
+	return tag{}
 }
 
 // tagAt reads a tag starting at toks[k]: VERB NAME, VERB PRONOUN, NAME VERB
@@ -166,18 +201,24 @@ func (d *doc) tagAt(toks []tok, k int, inverted bool) tag {
 				v++
 			}
 			if v < len(toks) && toks[v].Word {
-				if _, ok := pronounGender[strings.ToLower(toks[v].Text)]; ok {
+				if tagPronouns[strings.ToLower(toks[v].Text)] {
 					return tag{OK: true, Pronoun: strings.ToLower(toks[v].Text)}
 				}
 			}
 			if p, ok := d.lx.nameAt(toks, v); ok && p.first == v && !possessive(toks, p.next) {
 				return tag{OK: true, Name: p}
 			}
+			if ds, _, ok := descAt(toks, v); ok {
+				return tag{OK: true, Desc: ds}
+			}
 			return tag{}
 		}
 	}
+	if ds, next, ok := descAt(toks, k); ok && verbAfter(toks, next) {
+		return tag{OK: true, Desc: ds}
+	}
 	if toks[k].Word {
-		if _, ok := pronounGender[strings.ToLower(toks[k].Text)]; ok {
+		if tagPronouns[strings.ToLower(toks[k].Text)] {
 			if verbAfter(toks, k+1) {
 				return tag{OK: true, Pronoun: strings.ToLower(toks[k].Text)}
 			}
@@ -224,6 +265,15 @@ func (d *doc) beforeTag(i int) tag {
 	for len(sent) > 0 && !sent[0].Word {
 		sent = sent[1:]
 	}
+	// "Julia's answer was:" / "his reply was,".
+	if n := len(sent); n >= 3 && strings.EqualFold(sent[n-1].Text, "was") && remarkNouns[strings.ToLower(sent[n-2].Text)] {
+		for f := max(0, n-6); f < n-2; f++ {
+			if t := d.remarkOf(sent, f); t.OK {
+				t.Seg = s
+				return t
+			}
+		}
+	}
 	// The last speech verb of the sentence, close enough to the quotation.
 	v := -1
 	for k := len(sent) - 1; k >= 0 && len(sent)-k <= 14; k-- {
@@ -233,6 +283,16 @@ func (d *doc) beforeTag(i int) tag {
 		}
 	}
 	if v < 0 {
+		// No speech verb, but a sentence that introduces the quotation
+		// with a colon ("Julia turned to the window:"): its subject.
+		if strings.HasSuffix(strings.TrimSpace(d.text[s:e]), ":") && len(sent) > 0 {
+			if w := strings.ToLower(sent[0].Text); tagPronouns[w] {
+				return tag{OK: true, Pronoun: w, Seg: s}
+			}
+			if p, ok := d.lx.nameAt(sent, 0); ok && p.first == 0 && !possessive(sent, p.next) {
+				return tag{OK: true, Name: p, Seg: s}
+			}
+		}
 		return tag{}
 	}
 	if t := d.tagAt(sent, v, true); t.OK && onlyAdverbsBefore(sent, v) {
@@ -241,7 +301,10 @@ func (d *doc) beforeTag(i int) tag {
 	}
 	// The subject: the name or pronoun nearest before the verb that is not
 	// the object of a preposition.
-	for k := v - 1; k >= 0 && v-k <= subjectReach; k-- {
+	// A clause set off by commas just before the verb ("and, turning to
+	// her sister, said") stands between the subject and its verb.
+	top := skipClause(sent, v)
+	for k := top - 1; k >= 0 && top-k <= subjectReach; k-- {
 		if !sent[k].Word {
 			continue
 		}
@@ -259,8 +322,11 @@ func (d *doc) beforeTag(i int) tag {
 		if k > 0 && prepositions[strings.ToLower(sent[k-1].Text)] {
 			continue
 		}
+		if ds, ok := descEndingAt(sent, k); ok && k == v-1 {
+			return tag{OK: true, Desc: ds, Seg: s}
+		}
 		w := strings.ToLower(sent[k].Text)
-		if _, ok := pronounGender[w]; ok {
+		if tagPronouns[w] {
 			return tag{OK: true, Pronoun: w, Seg: s}
 		}
 		if p, ok := d.nameEndingAt(sent, k); ok {
@@ -469,4 +535,24 @@ func isQuoteMark(s string) bool {
 		return true
 	}
 	return false
+}
+
+// skipClause is where the subject search before verb v starts: before a
+// participial or prepositional clause set off by commas right before the
+// verb (", turning to her sister," / ", with a smile,"), else v.
+func skipClause(sent []tok, v int) int {
+	if v < 1 || sent[v-1].Text != "," {
+		return v
+	}
+	for j := v - 2; j >= 0 && v-j <= 12; j-- {
+		if sent[j].Text != "," {
+			continue
+		}
+		w := strings.ToLower(sent[min(j+1, v-1)].Text)
+		if strings.HasSuffix(w, "ing") || prepositions[w] || w == "in" || w == "after" {
+			return j
+		}
+		return v
+	}
+	return v
 }

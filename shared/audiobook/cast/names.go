@@ -59,12 +59,12 @@ func (lx *lexicon) nameAt(toks []tok, i int) (phrase, bool) {
 	if p.Title == "" && !p.Article {
 		// A bare name: leading words written mostly in lower case are the
 		// sentence's opening ("Then Alice said"), not the name.
-		for len(p.Words) > 0 && !lx.nameWord(p.Words[0]) {
+		for len(p.Words) > 0 && !lx.nameWord(p.Words[0]) && !particle(lx, p.Words) {
 			p.Words = p.Words[1:]
 			start++
 		}
-		for _, w := range p.Words {
-			if !connectors[w] && !lx.nameWord(w) {
+		for k, w := range p.Words {
+			if !connectors[w] && !lx.nameWord(w) && !(k == 0 && particle(lx, p.Words)) {
 				return phrase{}, false
 			}
 		}
@@ -79,6 +79,12 @@ func (lx *lexicon) nameAt(toks []tok, i int) (phrase, bool) {
 	p.first, p.next = i, j
 	p.Text = p.render()
 	return p, true
+}
+
+// particle reports whether words open with a surname's capitalised
+// particle before a name word: "De Griers", "Van Tassel".
+func particle(lx *lexicon, words []string) bool {
+	return len(words) > 1 && connectors[strings.ToLower(words[0])] && capitalised(words[0]) && lx.nameWord(words[1])
 }
 
 // render writes the phrase in its normal form.

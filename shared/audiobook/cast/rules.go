@@ -2,6 +2,7 @@ package cast
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/lectern/lectern/shared/audiobook/spans"
@@ -57,10 +58,6 @@ type Attribution struct {
 // turn-taking crosses; a longer one starts a new scene of the dialogue.
 const turnBreak = 300
 
-// turnReach is how many turns on each side must show only two speakers
-// for turn-taking to fill a turn.
-const turnReach = 3
-
 // pronounReach is how far back (bytes) a pronoun tag looks for its
 // character.
 const pronounReach = 3000
@@ -76,20 +73,71 @@ func AttributeRules(text string, sp []spans.Span, cast []Character) []Attributio
 
 func (d *doc) rules(ci *castIndex) []Attribution {
 	att := make([]Attribution, len(d.lines))
+	// With no narrator in the cast, "I said" lines still count as the
+	// narrator's turns while the rules run, and are left blank after.
+	narrator := unknownNarrator
+	for _, c := range ci.chars {
+		if c.Narrator {
+			narrator = c.Name
+			break
+		}
+	}
 	for i, l := range d.lines {
 		att[i] = Attribution{SpanID: l.Span.ID, Source: SourceNone}
-		if t := l.tag(); t.OK && t.Pronoun == "" {
+		switch t := l.tag(); {
+		case t.OK && t.Pronoun == "i":
+			att[i].Speaker, att[i].Source, att[i].Confidence = narrator, SourceExplicit, confFirstPerson
+		case t.OK && t.Pronoun == "" && t.Desc.Noun == "":
 			if c := ci.resolve(t.Name); c >= 0 {
-				att[i].Speaker, att[i].Source = ci.chars[c].Name, SourceExplicit
+				att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourceExplicit, ConfidenceExplicit
 			}
 		}
 	}
 	d.pronouns(ci, att)
+	d.beats(ci, att)
+	for i, l := range d.lines {
+		if t := l.tag(); att[i].Speaker == "" && t.OK && t.Desc.Noun != "" {
+			if c := d.resolveDesc(ci, att, i, t.Desc); c >= 0 {
+				att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourceExplicit, confDescribed
+			}
+		}
+	}
 	d.paragraphFill(att)
 	d.turns(ci, att)
 	d.paragraphFill(att)
+	for i := range att {
+		if strings.HasPrefix(att[i].Speaker, unknownPrefix) {
+			att[i].Speaker, att[i].Source, att[i].Confidence = "", SourceNone, 0
+		}
+	}
 	return att
 }
+
+// unknownPrefix starts the stand-ins for speakers outside the cast while
+// the rules run: they take turns in a conversation like anyone, and are
+// left blank after. No character's name starts with it.
+const unknownPrefix = "\x00"
+
+// unknownSpeaker stands for the speaker of a tag naming no one of the cast
+// ("said the cook" with no cook cast).
+func unknownSpeaker(i int) string { return unknownPrefix + strconv.Itoa(i) }
+
+// unknownNarrator stands for the first-person narrator while the rules run
+// on a cast without one; it can be no character's name.
+const unknownNarrator = unknownPrefix + "narrator"
+
+// Confidence of the rules' answers other than an explicit named tag
+// (ConfidenceExplicit) and turn-taking (confTurn): a first-person tag, a
+// pronoun tag whose antecedent acts in the sentence before, one found
+// further back, and a line taking the speaker of its paragraph.
+const (
+	confFirstPerson = 0.9
+	confPronounBeat = 0.8
+	confPronounNear = 0.65
+	confParagraph   = 0.7
+	confDescribed   = 0.85
+	confBeat        = 0.6
+)
 
 // tag is the line's own tag: the one after it, else the one before it.
 func (l line) tag() tag {
@@ -104,21 +152,21 @@ func (l line) tag() tag {
 func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 	for i, l := range d.lines {
 		t := l.tag()
-		if att[i].Source != SourceNone || !t.OK || t.Pronoun == "" {
+		if att[i].Source != SourceNone || !t.OK || t.Pronoun == "" || t.Pronoun == "i" {
 			continue
 		}
 		// The two parts of an interrupted quotation share one tag.
 		if l.Prev >= 0 && d.lines[l.Prev].After.Seg == t.Seg && d.lines[l.Prev].After.OK && att[l.Prev].Speaker != "" {
-			att[i].Speaker, att[i].Source = att[l.Prev].Speaker, att[l.Prev].Source
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[l.Prev].Speaker, att[l.Prev].Source, att[l.Prev].Confidence
 			continue
 		}
 		g := pronounGender[t.Pronoun]
-		if c := d.beatSubject(ci, i); c >= 0 && (ci.chars[c].Gender == g || ci.chars[c].Gender == "") {
-			att[i].Speaker, att[i].Source = ci.chars[c].Name, SourcePronoun
+		if c := d.beatSubject(ci, i); c >= 0 && !ci.chars[c].Narrator && (ci.chars[c].Gender == g || ci.chars[c].Gender == "") {
+			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourcePronoun, confPronounBeat
 			continue
 		}
-		if c := d.antecedent(ci, att, i, g); c != "" {
-			att[i].Speaker, att[i].Source = c, SourcePronoun
+		if c := d.speakerOf(ci, att, i, g); c != "" {
+			att[i].Speaker, att[i].Source, att[i].Confidence = c, SourcePronoun, confPronounNear
 		}
 	}
 }
@@ -129,34 +177,51 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 // before a line is the one a pronoun tag means.
 func (d *doc) beatSubject(ci *castIndex, i int) int {
 	s, e := d.narrationBefore(i)
-	toks := tokenize(d.text, s, e)
-	for len(toks) > 0 && !toks[len(toks)-1].Word {
-		toks = toks[:len(toks)-1]
-	}
-	from := 0
-	for k := len(toks) - 1; k >= 0; k-- {
-		if isTerminal(toks[k]) && !(toks[k].Text == "." && k > 0 && isTitleWord(toks[k-1])) {
-			from = k + 1
-			break
-		}
-	}
-	if from >= len(toks) {
-		return -1
-	}
-	if p, ok := d.lx.nameAt(toks, from); ok && p.first == from {
+	return d.subjectAt(ci, s, e)
+}
+
+// subjectAt is the character whose name opens the last sentence of
+// text[s:e] (not as a possessive), or -1.
+func (d *doc) subjectAt(ci *castIndex, s, e int) int {
+	toks := lastSentence(tokenize(d.text, s, e))
+	if p, ok := d.lx.nameAt(toks, 0); ok && p.first == 0 && !possessive(toks, p.next) {
 		return ci.resolve(p)
 	}
 	return -1
 }
 
+// lastSentence is the last sentence of toks, without the punctuation
+// that closes it.
+func lastSentence(toks []tok) []tok {
+	for len(toks) > 0 && !toks[len(toks)-1].Word {
+		toks = toks[:len(toks)-1]
+	}
+	for k := len(toks) - 1; k >= 0; k-- {
+		if isTerminal(toks[k]) && !(toks[k].Text == "." && k > 0 && isTitleWord(toks[k-1])) {
+			return toks[k+1:]
+		}
+	}
+	return toks
+}
+
+// speakerOf is the character a pronoun of gender g before line i names:
+// the antecedent, never the one the line speaks to by name.
+func (d *doc) speakerOf(ci *castIndex, att []Attribution, i int, g string) string {
+	not := map[string]bool{}
+	for _, v := range d.vocatives(ci, i) {
+		not[v] = true
+	}
+	return d.antecedent(ci, att, i, g, not)
+}
+
 // antecedent is the nearest character of gender g before line i: named in
 // the narration, or speaking an earlier line.
-func (d *doc) antecedent(ci *castIndex, att []Attribution, i int, g string) string {
-	if c := d.nearest(ci, att, i, func(c Character) bool { return c.Gender == g }); c != "" || g == "" {
+func (d *doc) antecedent(ci *castIndex, att []Attribution, i int, g string, not map[string]bool) string {
+	if c := d.nearest(ci, att, i, func(c Character) bool { return c.Gender == g && !c.Narrator && !not[c.Name] }); c != "" || g == "" {
 		return c
 	}
 	// No character of that gender: one whose gender the book does not show.
-	return d.nearest(ci, att, i, func(c Character) bool { return c.Gender == "" })
+	return d.nearest(ci, att, i, func(c Character) bool { return c.Gender == "" && !c.Narrator && !not[c.Name] })
 }
 
 // nearest is the nearest character that fits before line i: speaking an
@@ -197,7 +262,10 @@ const fillGap = 60
 // it: one paragraph, one speaker. A quotation in parentheses is an aside
 // and passes on nothing.
 func (d *doc) paragraphFill(att []Attribution) {
-	untagged := func(i int) bool { return att[i].Source == SourceNone && !d.lines[i].tag().OK }
+	untagged := func(i int) bool {
+		t := d.lines[i].tag()
+		return att[i].Source == SourceNone && (!t.OK || t.Desc.Noun != "")
+	}
 	// from is the nearest line of i's paragraph in direction dir that is
 	// not an aside, if the narration between them is short; else -1.
 	from := func(i, dir int) int {
@@ -226,9 +294,9 @@ func (d *doc) paragraphFill(att []Attribution) {
 			continue
 		}
 		if l.ContinuesQuote && att[i-1].Speaker != "" {
-			att[i].Speaker, att[i].Source = att[i-1].Speaker, SourceParagraph
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[i-1].Speaker, SourceParagraph, min(confParagraph, att[i-1].Confidence)
 		} else if j := from(i, -1); j >= 0 {
-			att[i].Speaker, att[i].Source = att[j].Speaker, SourceParagraph
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[j].Speaker, SourceParagraph, min(confParagraph, att[j].Confidence)
 		}
 	}
 	for i := len(d.lines) - 1; i >= 0; i-- {
@@ -237,9 +305,9 @@ func (d *doc) paragraphFill(att []Attribution) {
 			continue
 		}
 		if l.Span.Continues && i+1 < len(d.lines) && att[i+1].Speaker != "" {
-			att[i].Speaker, att[i].Source = att[i+1].Speaker, SourceParagraph
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[i+1].Speaker, SourceParagraph, min(confParagraph, att[i+1].Confidence)
 		} else if j := from(i, +1); j >= 0 {
-			att[i].Speaker, att[i].Source = att[j].Speaker, SourceParagraph
+			att[i].Speaker, att[i].Source, att[i].Confidence = att[j].Speaker, SourceParagraph, min(confParagraph, att[j].Confidence)
 		}
 	}
 }
@@ -263,62 +331,6 @@ func (d *doc) aside(i int) bool {
 	return strings.HasSuffix(s, "(")
 }
 
-// turns fills untagged turns of a conversation between two speakers: in a
-// run of dialogue paragraphs, a turn whose two previous turns are A then B
-// (or whose two next turns are B then A) is A's.
-func (d *doc) turns(ci *castIndex, att []Attribution) {
-	for _, run := range d.runs(ci) {
-		speaker := func(k int) string {
-			if k < 0 || k >= len(run) {
-				return ""
-			}
-			if run[k].said != "" {
-				return run[k].said
-			}
-			return att[run[k].lines[0]].Speaker
-		}
-		set := func(k int, s string) {
-			for _, i := range run[k].lines {
-				if att[i].Source == SourceNone {
-					att[i].Speaker, att[i].Source = s, SourceTurn
-				}
-			}
-		}
-		// two reports whether the known speakers of the turns around k
-		// are two people.
-		two := func(k int) bool {
-			who := map[string]bool{}
-			for j := k - turnReach; j <= k+turnReach; j++ {
-				if s := speaker(j); s != "" {
-					who[s] = true
-				}
-			}
-			return len(who) == 2
-		}
-		for pass := 0; pass < 2; pass++ {
-			for k := range run {
-				if speaker(k) != "" || !two(k) {
-					continue
-				}
-				back, fwd := "", ""
-				if a, b := speaker(k-2), speaker(k-1); a != "" && b != "" && a != b {
-					back = a
-				}
-				if a, b := speaker(k+2), speaker(k+1); a != "" && b != "" && a != b {
-					fwd = a
-				}
-				switch {
-				case back != "" && fwd != "" && back != fwd:
-				case back != "":
-					set(k, back)
-				case fwd != "":
-					set(k, fwd)
-				}
-			}
-		}
-	}
-}
-
 // turn is one turn of a conversation: a paragraph's lines (with the
 // paragraphs a quotation runs on into), or a short narration paragraph
 // telling a reply ("Mr. Bennet replied that he had not", "Mr. Bennet
@@ -326,6 +338,11 @@ func (d *doc) turns(ci *castIndex, att []Attribution) {
 type turn struct {
 	lines []int
 	said  string
+	at    int // where the turn starts in the text
+	lead  int // bytes of narration before its first line in the paragraph
+	// actor is the character named as the subject of the last sentence
+	// of the narration paragraph right before the turn.
+	actor string
 }
 
 // runs groups the lines into turns and the turns into runs of
@@ -353,12 +370,19 @@ func (d *doc) runs(ci *castIndex) [][]turn {
 			} else {
 				for p := pl.Para + 1; p < l.Para; p++ {
 					if who := d.reply(ci, p); who != "" {
-						cur = append(cur, turn{said: who})
+						cur = append(cur, turn{said: who, at: d.paras[p].Start})
 					}
 				}
 			}
 		}
-		cur = append(cur, turn{lines: []int{i}})
+		t := turn{lines: []int{i}, at: l.Span.Start, lead: l.Span.Start - d.paras[l.Para].Start}
+		// (Not a paragraph telling a reply, which is a turn of its own.)
+		if len(cur) > 0 && t.lead == 0 && l.Para > 0 && (i == 0 || d.lines[i-1].Para < l.Para-1) && d.reply(ci, l.Para-1) == "" {
+			if c := d.subjectAt(ci, d.paras[l.Para-1].Start, d.paras[l.Para-1].End); c >= 0 {
+				t.actor = ci.chars[c].Name
+			}
+		}
+		cur = append(cur, t)
 	}
 	flush()
 	return runs
@@ -385,4 +409,59 @@ func (d *doc) longNarration(a, b int) bool {
 		}
 	}
 	return false
+}
+
+// beats gives an untagged line that opens or closes its paragraph's
+// narration with a character acting ("Catherine smiled. "Yes."" /
+// ""Yes." Catherine smiled.") to that character: the one acting beside a
+// line is the one speaking it.
+func (d *doc) beats(ci *castIndex, att []Attribution) {
+	for i, l := range d.lines {
+		if att[i].Source != SourceNone || l.tag().OK || d.aside(i) {
+			continue
+		}
+		c := -1
+		if l.Prev < 0 {
+			c = d.beatSubject(ci, i)
+		}
+		if c < 0 && l.Next < 0 {
+			c = d.afterSubject(ci, i)
+		}
+		if c >= 0 {
+			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourceParagraph, confBeat
+			continue
+		}
+		// "She grew pale. "…"": the pronoun acting names the speaker as a
+		// pronoun tag would.
+		if l.Prev >= 0 {
+			continue
+		}
+		s, e := d.narrationBefore(i)
+		sent := lastSentence(tokenize(d.text, s, e))
+		if len(sent) == 0 {
+			continue
+		}
+		g, ok := pronounGender[strings.ToLower(sent[0].Text)]
+		if !ok || g == "" {
+			continue
+		}
+		if who := d.speakerOf(ci, att, i, g); who != "" {
+			att[i].Speaker, att[i].Source, att[i].Confidence = who, SourceParagraph, confBeat
+		}
+	}
+}
+
+// afterSubject is the character whose name opens the narration right after
+// line i in its paragraph, or -1.
+func (d *doc) afterSubject(ci *castIndex, i int) int {
+	s, e := d.narrationAfter(i)
+	toks := tokenize(d.text, s, e)
+	k := 0
+	for k < len(toks) && !toks[k].Word {
+		k++
+	}
+	if p, ok := d.lx.nameAt(toks, k); ok && p.first == k && !possessive(toks, p.next) {
+		return ci.resolve(p)
+	}
+	return -1
 }

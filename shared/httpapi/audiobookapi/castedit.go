@@ -35,8 +35,14 @@ const castEditNote = " The lines are attributed again by rules with the edited c
 	"an LLM answer is kept while its speaker is in the cast and no explicit tag now names another. " +
 	"Needs the book's revision in If-Match (another answers 409 and changes nothing); refused with 409 while a cast job runs."
 
-// editDone answers an edit with the book's view.
-func editDone(ctx context.Context, svc *audiobook.Service, e audiobook.CastEdited, err error) (*CastEditOutput, error) {
+// castEdit runs one cast edit on the revision If-Match names and answers
+// with the book's view.
+func castEdit(ctx context.Context, svc *audiobook.Service, ifMatch string, edit func(rev int64) (audiobook.CastEdited, error)) (*CastEditOutput, error) {
+	rev, err := revisionOf(ifMatch)
+	if err != nil {
+		return nil, err
+	}
+	e, err := edit(rev)
 	if err != nil {
 		return nil, err
 	}
@@ -59,12 +65,9 @@ func mergeCharacters(svc *audiobook.Service) httpapi.Operation {
 			From string `json:"from" pattern:"^[a-z0-9][a-z0-9-]{0,99}$" doc:"the id of the character merged into this one; it leaves the cast"`
 		}
 	}) (*CastEditOutput, error) {
-		rev, err := revisionOf(in.IfMatch)
-		if err != nil {
-			return nil, err
-		}
-		e, err := svc.MergeCharacters(ctx, in.Book, rev, in.Character, in.Body.From)
-		return editDone(ctx, svc, e, err)
+		return castEdit(ctx, svc, in.IfMatch, func(rev int64) (audiobook.CastEdited, error) {
+			return svc.MergeCharacters(ctx, in.Book, rev, in.Character, in.Body.From)
+		})
 	})
 }
 
@@ -80,12 +83,9 @@ func splitAlias(svc *audiobook.Service) httpapi.Operation {
 			Alias string `json:"alias" minLength:"1" maxLength:"200" doc:"one of the character's aliases"`
 		}
 	}) (*CastEditOutput, error) {
-		rev, err := revisionOf(in.IfMatch)
-		if err != nil {
-			return nil, err
-		}
-		e, err := svc.SplitAlias(ctx, in.Book, rev, in.Character, in.Body.Alias)
-		return editDone(ctx, svc, e, err)
+		return castEdit(ctx, svc, in.IfMatch, func(rev int64) (audiobook.CastEdited, error) {
+			return svc.SplitAlias(ctx, in.Book, rev, in.Character, in.Body.Alias)
+		})
 	})
 }
 
@@ -100,12 +100,9 @@ func renameCharacter(svc *audiobook.Service) httpapi.Operation {
 			Name string `json:"name" minLength:"1" maxLength:"200" doc:"the new name"`
 		}
 	}) (*CastEditOutput, error) {
-		rev, err := revisionOf(in.IfMatch)
-		if err != nil {
-			return nil, err
-		}
-		e, err := svc.RenameCharacter(ctx, in.Book, rev, in.Character, in.Body.Name)
-		return editDone(ctx, svc, e, err)
+		return castEdit(ctx, svc, in.IfMatch, func(rev int64) (audiobook.CastEdited, error) {
+			return svc.RenameCharacter(ctx, in.Book, rev, in.Character, in.Body.Name)
+		})
 	})
 }
 
@@ -120,11 +117,8 @@ func setGender(svc *audiobook.Service) httpapi.Operation {
 			Gender string `json:"gender" enum:"female,male," doc:"female, male, or empty for unknown"`
 		}
 	}) (*CastEditOutput, error) {
-		rev, err := revisionOf(in.IfMatch)
-		if err != nil {
-			return nil, err
-		}
-		e, err := svc.SetGender(ctx, in.Book, rev, in.Character, in.Body.Gender)
-		return editDone(ctx, svc, e, err)
+		return castEdit(ctx, svc, in.IfMatch, func(rev int64) (audiobook.CastEdited, error) {
+			return svc.SetGender(ctx, in.Book, rev, in.Character, in.Body.Gender)
+		})
 	})
 }

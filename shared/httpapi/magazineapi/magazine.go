@@ -160,7 +160,7 @@ func Operations(svc *issues.Service) []httpapi.Operation {
 		getPage(svc), getPreview(svc),
 		redirect(svc, "get-page-image", "/api/magazine/{doc}/pages/{page}/image", "The page render (redirect to a short-lived URL)", issues.Render),
 		redirect(svc, "get-page-thumbnail", "/api/magazine/{doc}/pages/{page}/thumbnail", "The page thumbnail (redirect to a short-lived URL)", issues.Thumbnail),
-		cropRedirect(svc), refineFigures(svc), deleteIssue(svc), renameIssue(svc),
+		cropRedirect(svc), refineFigures(svc), cancelIngest(svc), deleteIssue(svc), renameIssue(svc),
 	}
 }
 
@@ -351,7 +351,26 @@ func refineFigures(svc *issues.Service) httpapi.Operation {
 	})
 }
 
-// DeleteIssueInput names the issue to delete.
+// IssueNowOutput answers with an issue as it now is.
+type IssueNowOutput struct {
+	Body magazine.Issue
+}
+
+func cancelIngest(svc *issues.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "cancel-ingest", Method: http.MethodPost, Path: "/api/magazine/{doc}/cancel",
+		Summary: "Stop an issue's ingest for good (the in-process job locally, the Step Functions execution in AWS) and mark it " +
+			"failed, step cancelled; the pages read before are kept and the issue can then be deleted. " +
+			"409 when its ingest has ended, or while its upload URL is still valid",
+		Tags:   tags,
+		Errors: []int{http.StatusNotFound, http.StatusConflict},
+	}, func(ctx context.Context, in *DeleteIssueInput) (*IssueNowOutput, error) {
+		is, err := svc.Cancel(ctx, in.ID)
+		return &IssueNowOutput{Body: is}, err
+	})
+}
+
+// DeleteIssueInput names the issue to delete (or cancel).
 type DeleteIssueInput struct {
 	ID string `path:"doc" pattern:"^[a-z0-9]{8,40}$" doc:"issue id"`
 }
@@ -360,7 +379,7 @@ func deleteIssue(svc *issues.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
 		OperationID: "delete-issue", Method: http.MethodDelete, Path: "/api/magazine/{doc}",
 		Summary: "Delete an issue with all its records and files (page renders, thumbnails, crops, the PDF); " +
-			"409 while it is being ingested or its upload URL is still valid",
+			"409 while it is being ingested (cancel it first) or its upload URL is still valid",
 		Tags: tags, DefaultStatus: http.StatusNoContent,
 		Errors: []int{http.StatusNotFound, http.StatusConflict},
 	}, func(ctx context.Context, in *DeleteIssueInput) (*struct{}, error) {

@@ -55,8 +55,55 @@ func newIssues(d *platform.Deps, steps *pipeline.Steps) *issues.Service {
 			_, err = d.Jobs.Enqueue(ctx, pipeline.JobKind, payload)
 			return err
 		}
+		if q, ok := d.Jobs.(cancellable); ok {
+			svc.Stop = stopIngestJob(q)
+		}
+	}
+	if d.Executions != nil {
+		svc.Stop = stopExecution(steps.Repo, d.Executions)
 	}
 	return svc
+}
+
+// stopExecution stops the Step Functions execution that claimed the issue;
+// an issue no execution has claimed yet has nothing to stop.
+func stopExecution(repo *issues.Repo, ex platform.Executions) issues.Stopper {
+	return func(ctx context.Context, id, _ string) error {
+		owner, err := repo.IngestOwner(ctx, id)
+		if errors.Is(err, issues.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return ex.Stop(ctx, owner, "the user cancelled the ingest")
+	}
+}
+
+// cancellable is the local job pool as cancelling an ingest needs it.
+type cancellable interface {
+	Pending(ctx context.Context) ([]jobs.Job, error)
+	Cancel(ctx context.Context, id, reason string) (jobs.Job, error)
+}
+
+// stopIngestJob cancels the issue's ingest job (running or queued) and
+// waits until it has stopped.
+func stopIngestJob(q cancellable) issues.Stopper {
+	return func(ctx context.Context, _, sourceKey string) error {
+		pending, err := q.Pending(ctx)
+		if err != nil {
+			return err
+		}
+		for _, j := range pending {
+			var in pipeline.PrepareInput
+			if j.Kind == pipeline.JobKind && json.Unmarshal(j.Payload, &in) == nil && in.SourceKey == sourceKey {
+				if _, err := q.Cancel(ctx, j.ID, "the user cancelled the ingest"); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 }
 
 // Module is the magazine feature with its jobs, as the local server and
@@ -93,16 +140,22 @@ func (p *Parts) Module() platform.Module {
 }
 
 // recover settles the issues a stopped process left: those whose ingest
-// job is still pending are left to it.
-func (p *Parts) recover(ctx context.Context, pending []jobs.Job) error {
-	live := map[string]bool{}
-	for _, j := range pending {
+// job is still to run are left to it; those whose job was given up (the
+// process died in it again and again) fail with the job's reason.
+func (p *Parts) recover(ctx context.Context, left []jobs.Job) error {
+	live, gaveUp := map[string]bool{}, map[string]string{}
+	for _, j := range left {
 		var in pipeline.PrepareInput
-		if j.Kind == pipeline.JobKind && json.Unmarshal(j.Payload, &in) == nil {
+		if j.Kind != pipeline.JobKind || json.Unmarshal(j.Payload, &in) != nil {
+			continue
+		}
+		if j.Status.Final() {
+			gaveUp[in.SourceKey] = j.Error
+		} else {
 			live[in.SourceKey] = true
 		}
 	}
-	r, err := p.Issues.Recover(ctx, func(key string) bool { return live[key] })
+	r, err := p.Issues.Recover(ctx, func(key string) bool { return live[key] }, func(key string) string { return gaveUp[key] })
 	if len(r.Resumed)+len(r.Failed)+r.Orphans > 0 && p.log != nil {
 		p.log.Warn("settled issues a stopped process left", "resumed", r.Resumed, "failed", r.Failed, "orphaned_pdfs_removed", r.Orphans)
 	}

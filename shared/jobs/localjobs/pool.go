@@ -3,7 +3,8 @@
 // writes the job record and a marker item (PK JOBQUEUE, SK <created>#<id>) in
 // one transaction, and a marker is deleted only when its job is final. A pool
 // that starts therefore finds and runs whatever a previous process left
-// queued, or was running when it died.
+// queued, or was running when it died: once, as Settle gives up on a job the
+// process has died in twice (it may be what killed it).
 package localjobs
 
 import (
@@ -37,6 +38,10 @@ type Options struct {
 	Now func() time.Time
 	// Log receives errors of the queue itself. Default slog.Default().
 	Log *slog.Logger
+	// MaxCrashes is how many times the process may die while a job runs
+	// before Settle fails it instead of running it again. Default 2: a job
+	// killed once is resumed once.
+	MaxCrashes int
 }
 
 // Pool runs queued jobs with bounded concurrency. It is a jobs.Queue.
@@ -47,7 +52,11 @@ type Pool struct {
 	// wake nudges the dispatcher after an Enqueue; one pending nudge is enough.
 	wake chan struct{}
 
-	mu         sync.Mutex
+	mu sync.Mutex
+	// running are the runs in progress, by job id; cancelled are jobs
+	// Cancel was asked for, which no worker starts any more.
+	running    map[string]*run
+	cancelled  map[string]bool
 	started    bool
 	stopped    bool
 	stopFeed   context.CancelFunc // ends the dispatcher: no new runs
@@ -74,7 +83,57 @@ func New(table store.Table, runner *jobs.Runner, opts Options) *Pool {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	return &Pool{table: table, runner: runner, opts: opts, wake: make(chan struct{}, 1)}
+	if opts.MaxCrashes <= 0 {
+		opts.MaxCrashes = 2
+	}
+	return &Pool{table: table, runner: runner, opts: opts, wake: make(chan struct{}, 1),
+		running: map[string]*run{}, cancelled: map[string]bool{}}
+}
+
+// run is one job running in this process.
+type run struct {
+	cancel context.CancelCauseFunc
+	done   chan struct{} // closed when the handler has returned
+}
+
+// Settle counts a crash on every job a process that died left running
+// (jobs.Runner.GiveUpCrashed: queued again, or failed after MaxCrashes)
+// and answers the jobs it left: those still to run and those it gave up
+// on. Call it at start, before Start, while this process alone holds the
+// table.
+func (p *Pool) Settle(ctx context.Context) ([]jobs.Job, error) {
+	left, err := p.Pending(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i, job := range left {
+		if left[i], err = p.runner.GiveUpCrashed(ctx, job, p.opts.MaxCrashes); err != nil {
+			return nil, err
+		}
+		if left[i].Status == jobs.StatusFailed {
+			p.opts.Log.Error("gave up on a job the server stopped in", "job", job.ID, "kind", job.Kind, "crashes", left[i].Crashes)
+		}
+	}
+	return left, nil
+}
+
+// Cancel stops a job for good: a running one's context is cancelled with
+// jobs.ErrCancelled and Cancel waits for its handler to return (or ctx to
+// end); a queued one fails without running. reason is kept on the record.
+func (p *Pool) Cancel(ctx context.Context, id, reason string) (jobs.Job, error) {
+	p.mu.Lock()
+	p.cancelled[id] = true
+	r := p.running[id]
+	p.mu.Unlock()
+	if r != nil {
+		r.cancel(fmt.Errorf("%w: %s", jobs.ErrCancelled, reason))
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return jobs.Job{}, fmt.Errorf("cancel job %s: still running: %w", id, ctx.Err())
+		}
+	}
+	return p.runner.Cancel(ctx, id, reason)
 }
 
 // Enqueue stores a queued job and its marker in one transaction, so a job is
@@ -319,7 +378,7 @@ func (p *Pool) scan(ctx context.Context, running map[string]bool, retryAt map[st
 
 // runOne runs a job and removes its marker unless it is to run again.
 func (p *Pool) runOne(ctx context.Context, t task) outcome {
-	job, err := p.runner.TakeOver(ctx, t.id)
+	job, err := p.takeOver(ctx, t.id)
 	if errors.Is(err, jobs.ErrTransient) {
 		delay := p.opts.RetryDelay << min(max(job.Attempts-1, 0), 5)
 		return outcome{id: t.id, retryAt: p.opts.Now().Add(min(delay, time.Minute))}
@@ -339,4 +398,26 @@ func (p *Pool) runOne(ctx context.Context, t task) outcome {
 		return outcome{id: t.id, retryAt: p.opts.Now().Add(p.opts.RetryDelay)}
 	}
 	return outcome{id: t.id}
+}
+
+// takeOver runs the job where Cancel can stop it; a job Cancel was asked
+// for is failed instead of started.
+func (p *Pool) takeOver(ctx context.Context, id string) (jobs.Job, error) {
+	p.mu.Lock()
+	if p.cancelled[id] {
+		p.mu.Unlock()
+		return p.runner.Cancel(ctx, id, "cancelled before it ran")
+	}
+	runCtx, stop := context.WithCancelCause(ctx)
+	r := &run{cancel: stop, done: make(chan struct{})}
+	p.running[id] = r
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.running, id)
+		p.mu.Unlock()
+		stop(nil)
+		close(r.done)
+	}()
+	return p.runner.TakeOver(runCtx, id)
 }

@@ -1,0 +1,332 @@
+package cast
+
+import (
+	"sort"
+	"strings"
+)
+
+// minFullUses is how often the text must write a fuller name for it to
+// name a character tagged by one bare word.
+const minFullUses = 2
+
+// fullNames gives each group whose best form is one bare word ("Anne",
+// "Denham") the fuller name the text uses most for it: a form of the group
+// or any name phrase of the text ("Anne Elliot", "Mr. Astley") that fits
+// this group alone and not a group of the other gender. Annotators, and
+// listeners, know a character by the full name the book gives; a lone
+// given name or surname is often shared.
+func fullNames(groups []*group, names []occurrence) {
+	uses := map[string]int{}
+	phr := map[string]phrase{}
+	for _, o := range names {
+		k := normKey(o.P.Text)
+		uses[k]++
+		if _, ok := phr[k]; !ok {
+			phr[k] = o.P
+		}
+	}
+	owner := map[string]*group{}
+	for _, g := range groups {
+		for _, f := range g.forms {
+			owner[normKey(f.P.Text)] = g
+		}
+	}
+	best := map[*group]*form{}
+	bestUses := map[*group]int{}
+	consider := func(g *group, p phrase, n int) {
+		b := best[g]
+		if n > bestUses[g] || n == bestUses[g] && b != nil && (nameLen(p) > nameLen(b.P) || nameLen(p) == nameLen(b.P) && p.Text < b.P.Text) {
+			if f := findForm(g, p); f != nil {
+				best[g] = f
+			} else {
+				best[g] = &form{P: p}
+			}
+			bestUses[g] = n
+		}
+	}
+	for k, p := range phr {
+		n := uses[k]
+		if n < minFullUses || p.Article || !fullForm(p) {
+			continue
+		}
+		if g := owner[k]; g != nil {
+			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && tg != g.gender() {
+				continue
+			}
+			if bare(g) && (p.Title == "" || n >= uses[normKey(bareForm(g).P.Text)]) {
+				consider(g, p, n)
+			}
+			continue
+		}
+		var fit *group
+		fits := 0
+		for _, g := range groups {
+			gg := g.gender()
+			if pg := givenNameGender(p); pg != "" && gg != "" && pg != gg {
+				continue // Katharine Hilbery is not Mr. Hilbery
+			}
+			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && tg != gg {
+				// A gendered title names only a group of that gender.
+				continue
+			}
+			for _, x := range g.forms {
+				if x.P.Text != p.Text && sameAs(x.P, p, gg) {
+					fits++
+					fit = g
+					break
+				}
+			}
+		}
+		if fits == 1 && bare(fit) && (p.Title == "" || n >= uses[normKey(bareForm(fit).P.Text)]) {
+			consider(fit, p, n)
+		}
+	}
+	for g, f := range best {
+		if g.full == nil {
+			g.full = f
+		}
+	}
+}
+
+// bare reports whether a group's best form is one word without a title or
+// an article.
+func bare(g *group) bool {
+	best := bareForm(g)
+	return best.P.Title == "" && !best.P.Article && len(best.P.Words) == 1
+}
+
+// bareForm is the group's best form by its tags.
+func bareForm(g *group) *form {
+	best := g.forms[0]
+	for _, f := range g.forms[1:] {
+		if better(f, best) {
+			best = f
+		}
+	}
+	return best
+}
+
+// fullForm reports whether p can be a character's full name: a given name
+// and a surname ("Anne Elliot"), or a surname title and a surname used as
+// much as the bare word ("Mr. Astley"); no connectors ("Mary of Ralph"),
+// no contraction ("I'm Piglet"), no given-name title ("Miss Lucy").
+func fullForm(p phrase) bool {
+	for _, w := range p.Words {
+		if connectors[w] || strings.ContainsAny(w, "'’") {
+			return false
+		}
+	}
+	if p.Title != "" {
+		return len(p.Words) == 1 && surnameTitles[p.Title] && p.Title != "miss"
+	}
+	return len(p.Words) >= 2
+}
+
+func findForm(g *group, p phrase) *form {
+	for _, f := range g.forms {
+		if f.P.Text == p.Text {
+			return f
+		}
+	}
+	return nil
+}
+
+// joinByFullName merges a group known by a given name ("Adela", "Ralph")
+// with one known by the surname ("Miss Quested", "Denham") when the text
+// writes the full name ("Adela Quested") at least minFullUses times, that
+// full name fits exactly those two groups, their genders agree, and no
+// other full name with that surname fits the surname's group (Mr. Ashby
+// of Robert and Tom Ashby stays apart). fullNames then names it.
+func joinByFullName(groups []*group, names []occurrence) []*group {
+	uses := map[string]int{}
+	phr := map[string]phrase{}
+	for _, o := range names {
+		p := o.P
+		if p.Article || p.Title != "" || len(p.Words) != 2 || !fullForm(p) {
+			continue
+		}
+		k := normKey(p.Text)
+		uses[k]++
+		phr[k] = p
+	}
+	var keys []string // deterministic order: most used first
+	bySurname := map[string][]phrase{}
+	for k, p := range phr {
+		if uses[k] >= minFullUses {
+			keys = append(keys, k)
+			s := strings.ToLower(p.Words[1])
+			bySurname[s] = append(bySurname[s], p)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if uses[keys[i]] != uses[keys[j]] {
+			return uses[keys[i]] > uses[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	// fitsBy is the one group with a form whose words are exactly w, or
+	// nil. A surname group (given false) must be known by the bare surname
+	// or "Miss" and the surname only: "Mr. Emerson" may be George
+	// Emerson's father, "Mrs. Miller" Daisy Miller's mother.
+	fitsBy := func(p phrase, w string, given bool) *group {
+		var fit *group
+		for _, g := range groups {
+			for _, x := range g.forms {
+				if len(x.P.Words) == 1 && !x.P.Article && strings.EqualFold(x.P.Words[0], w) && sameAs(x.P, p, g.gender()) {
+					if fit != nil && fit != g {
+						return nil
+					}
+					fit = g
+				}
+			}
+		}
+		if fit != nil && !given {
+			for _, x := range fit.forms {
+				if x.P.Article || len(x.P.Words) != 1 || x.P.Title != "" && x.P.Title != "miss" {
+					return nil
+				}
+			}
+		}
+		return fit
+	}
+	gone := map[*group]bool{}
+	for _, k := range keys {
+		p := phr[k]
+		a, b := fitsBy(p, p.Words[0], true), fitsBy(p, p.Words[1], false)
+		if a == nil || b == nil || a == b || gone[a] || gone[b] {
+			continue
+		}
+		ga, gb := a.gender(), b.gender()
+		if ga != "" && gb != "" && ga != gb {
+			continue
+		}
+		others := 0
+		for _, q := range bySurname[strings.ToLower(p.Words[1])] {
+			if !strings.EqualFold(q.Words[0], p.Words[0]) && sameAs(bareForm(b).P, q, gb) {
+				others++
+			}
+		}
+		if others > 0 {
+			continue
+		}
+		a.forms = append(a.forms, b.forms...)
+		if findForm(a, p) == nil {
+			a.forms = append(a.forms, &form{P: p})
+		}
+		gone[b] = true
+	}
+	out := groups[:0]
+	for _, g := range groups {
+		if !gone[g] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// family holds, per surname (lower case), the given names the text writes
+// with it at least minFullUses times, with their usual gender ("" when the
+// lexicon does not know it).
+type family map[string]map[string]string
+
+func families(names []occurrence) family {
+	uses := map[string]int{}
+	for _, o := range names {
+		if p := o.P; !p.Article && p.Title == "" && len(p.Words) == 2 && fullForm(p) {
+			uses[strings.ToLower(p.Words[1])+" "+strings.ToLower(p.Words[0])]++
+		}
+	}
+	fam := family{}
+	for k, n := range uses {
+		if n < minFullUses {
+			continue
+		}
+		sur, given, _ := strings.Cut(k, " ")
+		if fam[sur] == nil {
+			fam[sur] = map[string]string{}
+		}
+		fam[sur][given] = givenNames[given]
+	}
+	return fam
+}
+
+// shared reports whether the titled surname s ("Mr. Ashby") may be
+// another member of the family of the full name l ("Robert Ashby"): the
+// text writes another given name of that surname whose gender does not
+// exclude the title's (Tom Ashby). A bare "Mr. Ashby" is then not joined
+// to Robert: the eldest, the father or a brother may be meant.
+func (fam family) shared(s, l phrase) bool {
+	if s.Title == "" || l.Title != "" || len(s.Words) != 1 || len(l.Words) != 2 || !surnameTitles[s.Title] {
+		return false
+	}
+	if !strings.EqualFold(s.Words[0], l.Words[1]) {
+		return false
+	}
+	g := honorifics[s.Title]
+	for given, gg := range fam[strings.ToLower(s.Words[0])] {
+		if given != strings.ToLower(l.Words[0]) && (g == "" || gg == "" || gg == g) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinRank names a character known as "the Major" (an article and a title)
+// by the one titled name the text writes with that title at least
+// minFullUses times ("Major Callendar"), joining the group of that name
+// if it is cast; with two Majors in the text it stays as it is.
+func joinRank(groups []*group, names []occurrence) []*group {
+	uses := map[string]int{}
+	phr := map[string]phrase{}
+	for _, o := range names {
+		if p := o.P; p.Title != "" && !p.Article && (len(p.Words) == 1 || fullForm(phrase{Words: p.Words})) {
+			k := normKey(p.Text)
+			uses[k]++
+			phr[k] = p
+		}
+	}
+	byTitle := map[string][]string{}
+	for k, p := range phr {
+		if uses[k] >= minFullUses {
+			byTitle[p.Title] = append(byTitle[p.Title], k)
+		}
+	}
+	owner := map[string]*group{}
+	for _, g := range groups {
+		for _, f := range g.forms {
+			owner[normKey(f.P.Text)] = g
+		}
+	}
+	gone := map[*group]bool{}
+	for _, g := range groups {
+		b := bareForm(g)
+		if gone[g] || !b.P.Article || b.P.Title != "" || len(b.P.Words) != 1 {
+			continue
+		}
+		title := strings.ToLower(b.P.Words[0])
+		if _, ok := honorifics[title]; !ok || len(byTitle[title]) != 1 {
+			continue
+		}
+		k := byTitle[title][0]
+		if o := owner[k]; o != nil && o != g {
+			if gone[o] {
+				continue
+			}
+			g.forms = append(g.forms, o.forms...)
+			gone[o] = true
+		}
+		f := findForm(g, phr[k])
+		if f == nil {
+			f = &form{P: phr[k]}
+			g.forms = append(g.forms, f)
+		}
+		g.full = f
+	}
+	out := groups[:0]
+	for _, g := range groups {
+		if !gone[g] {
+			out = append(out, g)
+		}
+	}
+	return out
+}

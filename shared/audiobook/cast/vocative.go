@@ -1,0 +1,52 @@
+package cast
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// vocatives are the cast names of the characters line i speaks to by name:
+// a name standing between a comma (or the quotation's start, or "dear",
+// "oh") and a comma or a sentence end ("…, Eleanor." / "My dear Hartley,
+// …"). Such a name is the addressee, never the speaker.
+func (d *doc) vocatives(ci *castIndex, i int) []string {
+	l := d.lines[i]
+	s, e := l.Inner[0], l.Inner[1]
+	var out []string
+	k := sort.Search(len(d.names), func(k int) bool { return d.names[k].Start >= s })
+	for ; k < len(d.names) && d.names[k].End <= e; k++ {
+		o := d.names[k]
+		if !vocativeAt(d.text, s, e, o.Start, o.End) {
+			continue
+		}
+		if c := ci.resolve(o.P); c >= 0 {
+			out = append(out, ci.chars[c].Name)
+		}
+	}
+	return out
+}
+
+// vocativeOpeners may stand right before a name spoken to.
+var vocativeOpeners = setOf("dear", "dearest", "oh", "o", "ah", "my", "poor", "good")
+
+// vocativeAt reports whether the name at [ns, ne) inside the quotation
+// [s, e) stands in vocative position.
+func vocativeAt(text string, s, e, ns, ne int) bool {
+	before := strings.TrimRightFunc(text[s:ns], unicode.IsSpace)
+	opened := before == "" || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "!")
+	if !opened {
+		w := before[strings.LastIndexFunc(before, func(r rune) bool { return !unicode.IsLetter(r) })+1:]
+		opened = vocativeOpeners[strings.ToLower(w)]
+	}
+	if !opened {
+		return false
+	}
+	after := strings.TrimLeftFunc(text[ne:e], unicode.IsSpace)
+	if after == "" {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(after)
+	return strings.ContainsRune(",.!?;—-", r)
+}
