@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -21,6 +22,7 @@ import (
 	"github.com/lectern/lectern/shared/features"
 	"github.com/lectern/lectern/shared/httpapi/audiobookapi"
 	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/jobs/sqsjobs"
 	"github.com/lectern/lectern/shared/platform"
 )
 
@@ -143,8 +145,9 @@ func TestAudiobookImportRunsOffTheRequest(t *testing.T) {
 	if got.Status != audiobook.StatusReady || got.Counts.Dialogue == 0 || len(got.Chapters) != 3 || got.Revision != 1 || got.Title != "garden" {
 		t.Fatalf("imported = %+v", got.Book)
 	}
-	if got.ImportJobStatus == nil || got.ImportJobStatus.Status != jobs.StatusSucceeded {
-		t.Fatalf("import job = %+v", got.ImportJobStatus)
+	// The job records its end just after the book turns ready.
+	if j := c.waitJob(v.ImportJob); j.Status != jobs.StatusSucceeded {
+		t.Fatalf("import job = %+v", j)
 	}
 	if segs := c.segments(v.ID, ""); len(segs) != got.Counts.Segments {
 		t.Fatalf("%d segments, counts say %d", len(segs), got.Counts.Segments)
@@ -212,8 +215,8 @@ func TestAudiobookImportFailureMarksTheBook(t *testing.T) {
 	if v.Status != audiobook.StatusFailed || !strings.Contains(v.Error, "text runs past") {
 		t.Fatalf("book after a failed import: %s %q", v.Status, v.Error)
 	}
-	if v.ImportJobStatus == nil || v.ImportJobStatus.Status != jobs.StatusFailed {
-		t.Fatalf("import job = %+v", v.ImportJobStatus)
+	if j := c.waitJob(v.ImportJob); j.Status != jobs.StatusFailed {
+		t.Fatalf("import job = %+v", j)
 	}
 	list := decode[struct{ Books []audiobook.Summary }](t, c.get("/api/audiobook/books"))
 	i := slices.IndexFunc(list.Books, func(s audiobook.Summary) bool { return s.ID == id })
@@ -266,12 +269,67 @@ func TestAudiobookImportAfterACrash(t *testing.T) {
 		}
 		id := decode[audiobookapi.BookView](t, b).ID
 		v := c.waitImported(id)
-		if v.Status != audiobook.StatusFailed || !strings.Contains(v.Error, "took the worker down") {
-			t.Fatalf("book = %s %q, want failed with the job's error", v.Status, v.Error)
+		// The book says so in a sentence; the panic stays on the job.
+		if v.Status != audiobook.StatusFailed || !strings.HasPrefix(v.Error, "the import stopped on an unexpected error") || strings.Contains(v.Error, "panic") {
+			t.Fatalf("book = %s %q, want failed with a sentence, not the panic", v.Status, v.Error)
+		}
+		if v.ImportJobStatus == nil || !strings.Contains(v.ImportJobStatus.Error, "took the worker down") {
+			t.Fatalf("import job = %+v, want the panic on it", v.ImportJobStatus)
 		}
 		list := decode[struct{ Books []audiobook.Summary }](t, c.get("/api/audiobook/books"))
 		if len(list.Books) != 1 || list.Books[0].Status != audiobook.StatusFailed {
 			t.Fatalf("listing = %+v", list.Books)
 		}
 	})
+}
+
+// TestAudiobookImportEveryLambdaDiedIn (issue 30.1, AWS mode): a worker
+// Lambda killed in the import (out of memory, timeout) writes nothing; SQS
+// delivers the job again until its maxReceiveCount, then no more. The
+// book must then read failed, saying why, not importing forever.
+func TestAudiobookImportEveryLambdaDiedIn(t *testing.T) {
+	ctx := context.Background()
+	table, blobs := workerStores(t)
+	now := time.Now()
+	clock := func() time.Time { return now }
+	sent := &sentMessages{}
+	queue := sqsjobs.New(table, sent, "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs", clock)
+	svc := audiobook.NewService(table, blobs, queue, nil, clock, nil, nil)
+	b, job, err := svc.StartImport(ctx, "garden.txt", []byte(smallBook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each run dies inside the handler: runtime.Goexit ends the run's
+	// goroutine with nothing written after the claim, as a killed Lambda.
+	reg := jobs.NewRegistry()
+	if err := reg.Register(audiobook.ImportJobKind, func(context.Context, json.RawMessage, jobs.Reporter) (json.RawMessage, error) {
+		runtime.Goexit()
+		return nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runner := jobs.NewRunner(table, reg, jobs.RunnerOptions{Now: clock})
+	for delivery := 1; delivery <= jobs.DefaultMaxAttempts; delivery++ {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_, _ = runner.Run(ctx, job.ID)
+		}()
+		<-done
+		if got, err := svc.Get(ctx, b.ID); err != nil || got.Status != audiobook.StatusImporting {
+			t.Fatalf("after death %d the book is %s (%v), want importing: SQS delivers it again", delivery, got.Status, err)
+		}
+		now = now.Add(31 * time.Minute) // the queue's visibility timeout, past the lease
+	}
+	got, err := svc.Get(ctx, b.ID)
+	if err != nil || got.Status != audiobook.StatusFailed || !strings.Contains(got.Error, fmt.Sprintf("stopped %d times", jobs.DefaultMaxAttempts)) {
+		t.Fatalf("after the last delivery the book is %s %q (%v), want failed saying the runs died", got.Status, got.Error, err)
+	}
+	list, err := svc.List(ctx)
+	if err != nil || len(list) != 1 || list[0].Status != audiobook.StatusFailed {
+		t.Fatalf("listing = %+v (%v)", list, err)
+	}
+	if err := svc.Delete(ctx, b.ID); err != nil {
+		t.Fatalf("delete the failed book: %v", err)
+	}
 }

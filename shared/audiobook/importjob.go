@@ -2,7 +2,6 @@ package audiobook
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 	"github.com/lectern/lectern/shared/audiobook/cast"
 	"github.com/lectern/lectern/shared/audiobook/spans"
 	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/fault"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/store"
 )
@@ -111,7 +111,7 @@ func (s *Service) Import(ctx context.Context, filename string, data []byte) (Boo
 	if err != nil {
 		return Book{}, err
 	}
-	if err := s.importBook(ctx, b.ID); err != nil {
+	if err := s.importBook(ctx, b.ID, nil); err != nil {
 		return Book{}, err
 	}
 	return s.loadBook(ctx, b.ID)
@@ -164,10 +164,7 @@ func (s *Service) ImportJob(ctx context.Context, raw json.RawMessage, progress j
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("%w: payload: %v", ErrInvalid, err)
 	}
-	if err := progress.Progress(ctx, 0.1, "reading the book"); err != nil {
-		return nil, err
-	}
-	if err := s.importBook(ctx, p.BookID); err != nil {
+	if err := s.importBook(ctx, p.BookID, progress); err != nil {
 		return nil, err
 	}
 	b, err := s.loadBook(ctx, p.BookID)
@@ -181,13 +178,22 @@ func (s *Service) ImportJob(ctx context.Context, raw json.RawMessage, progress j
 // stores it ready. A book the upload cannot make is marked failed with
 // the reason, which is also returned; a failure of the stores is
 // transient (the job runs again), and the book stays importing.
-func (s *Service) importBook(ctx context.Context, id string) error {
+func (s *Service) importBook(ctx context.Context, id string, progress jobs.Reporter) error {
+	step := func(fraction float64, message string) error {
+		if progress == nil {
+			return nil
+		}
+		return progress.Progress(ctx, fraction, message)
+	}
 	b, err := s.loadBook(ctx, id)
 	if err != nil {
 		return err // deleted meanwhile: nothing to import
 	}
 	if b.Status != StatusImporting {
 		return nil
+	}
+	if err := step(0.1, "reading the book"); err != nil {
+		return err
 	}
 	data, err := s.readUpload(ctx, id)
 	if err != nil {
@@ -197,15 +203,24 @@ func (s *Service) importBook(ctx context.Context, id string) error {
 	if err != nil {
 		return s.failImport(ctx, id, fmt.Errorf("%s: %w", b.Filename, err))
 	}
+	if err := step(0.3, "splitting it into narration and dialogue"); err != nil {
+		return err
+	}
 	sp := spans.SplitBook(bk)
 	if len(sp) > MaxSegments {
 		return s.failImport(ctx, id, fmt.Errorf("%w: %s has %d spans, at most %d", ErrTooLarge, b.Filename, len(sp), MaxSegments))
+	}
+	if err := step(0.5, "finding the cast and naming the speakers"); err != nil {
+		return err
 	}
 	chars := cast.Extract(bk.Text, sp)
 	if len(chars) > MaxCharacters {
 		chars = chars[:MaxCharacters] // the most mentioned
 	}
 	segs := spanSegments(sp, cast.AttributeRules(bk.Text, sp, chars), nil)
+	if err := step(0.9, "storing the book"); err != nil {
+		return err
+	}
 	if err := s.blobs.Put(ctx, b.TextKey, strings.NewReader(bk.Text), "text/plain; charset=utf-8"); err != nil {
 		return jobs.Transient(fmt.Errorf("store the text of %s: %w", b.Filename, err))
 	}
@@ -304,10 +319,30 @@ func (s *Service) failImport(ctx context.Context, id string, cause error) error 
 	if errors.Is(cause, jobs.ErrTransient) {
 		return cause
 	}
-	if err := s.markFailed(context.WithoutCancel(ctx), id, cause.Error()); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := s.markFailed(context.WithoutCancel(ctx), id, failureReason(cause)); err != nil && !errors.Is(err, ErrNotFound) {
 		return jobs.Transient(fmt.Errorf("%v; and marking book %s failed: %w", cause, id, err))
 	}
 	return cause
+}
+
+// unexpectedFailure is a failed book's reason when the cause is not the
+// book's own fault: the detail stays on the job record and in the log.
+const unexpectedFailure = "the import stopped on an unexpected error; delete the book and upload it again"
+
+// failureReason is what a failed book says: the book's own fault (not a
+// book, over a limit) in the words the upload check would use; anything
+// else, which would only show the server's internals, as one sentence.
+func failureReason(cause error) string {
+	switch fault.KindOf(cause) {
+	case fault.Invalid, fault.TooLarge:
+		return cause.Error()
+	}
+	return unexpectedFailure
+}
+
+// crashedReason says why a book whose import the server died in is failed.
+func crashedReason(times int) string {
+	return fmt.Sprintf("the server stopped %d times while importing this book (killed, or out of memory), so it is not imported again; delete it", times)
 }
 
 // markFailed records a failed import on the book and its listing entry.
@@ -360,8 +395,14 @@ func (s *Service) settle(ctx context.Context, b Book) (Book, error) {
 			reason = "the import job is gone; delete the book and upload it again"
 		case err != nil:
 			return b, err
+		case j.Status == jobs.StatusFailed && j.Crashes > 0:
+			reason = crashedReason(j.Crashes)
 		case j.Status == jobs.StatusFailed:
-			reason = "the import failed: " + cmp.Or(j.Error, "no reason recorded")
+			reason = unexpectedFailure
+		case j.Status == jobs.StatusRunning && j.Attempts >= jobs.DefaultMaxAttempts && s.clock().After(j.LeaseUntil):
+			// Every run died without a word (a Lambda killed or out of
+			// memory): the queue delivers it no more.
+			reason = crashedReason(j.Attempts)
 		default:
 			return b, nil
 		}
