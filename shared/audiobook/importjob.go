@@ -71,10 +71,15 @@ func isEPUB(filename string, data []byte) bool {
 	return bytes.HasPrefix(data, []byte("PK\x03\x04")) || strings.EqualFold(path.Ext(filename), ".epub")
 }
 
-// parse reads an upload as EPUB (a zip) or text.
+// parse reads an upload as EPUB (a zip) or text; its errors name the file
+// (ParseText's do already).
 func parse(filename string, data []byte) (book.Book, error) {
 	if isEPUB(filename, data) {
-		return book.ParseEPUB(data)
+		b, err := book.ParseEPUB(data)
+		if err != nil {
+			return b, fmt.Errorf("%s: %w", filename, err)
+		}
+		return b, nil
 	}
 	return book.ParseText(data, filename)
 }
@@ -201,7 +206,7 @@ func (s *Service) importBook(ctx context.Context, id string, progress jobs.Repor
 	}
 	bk, err := parse(b.Filename, data)
 	if err != nil {
-		return s.failImport(ctx, id, fmt.Errorf("%s: %w", b.Filename, err))
+		return s.failImport(ctx, id, err)
 	}
 	if err := step(0.3, "splitting it into narration and dialogue"); err != nil {
 		return err

@@ -283,6 +283,17 @@ export function castNote(job: Pick<Job, 'status' | 'error' | 'result'>): { ok: b
   return { ok: true, text: `${parts.join('; ')}.` };
 }
 
+/** What a book's import shows: nothing once ready; while importing, the job's step and progress;
+ *  failed, the reason the server recorded (a sentence: its own fault, or that the import stopped). */
+export function importNote(b: Pick<Book, 'status' | 'error' | 'filename'> & { import_job_status?: Pick<Job, 'status' | 'progress' | 'message'> }):
+  { state: Book['status']; text: string } {
+  if (b.status === 'ready') return { state: 'ready', text: '' };
+  if (b.status === 'failed') return { state: 'failed', text: `The import failed: ${(b.error || 'no reason was recorded').replace(/\.?$/, '.')}` };
+  const j = b.import_job_status;
+  if (!j || j.status === 'queued') return { state: 'importing', text: `Importing ${b.filename}: waiting to start…` };
+  return { state: 'importing', text: `Importing ${b.filename}: ${j.message || 'working'} (${Math.round((j.progress ?? 0) * 100)}%)…` };
+}
+
 /** A render or job has ended. */
 export const ended = (s: { status: string } | null | undefined) => s?.status === 'succeeded' || s?.status === 'failed';
 
