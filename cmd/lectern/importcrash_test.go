@@ -21,14 +21,8 @@ type bookView struct {
 
 func (s *server) book(t *testing.T, id string) bookView {
 	t.Helper()
-	status, b := s.request(t, http.MethodGet, "/api/audiobook/books/"+id)
-	if status != http.StatusOK {
-		t.Fatalf("book %s: %d %s", id, status, b)
-	}
 	var v bookView
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
+	s.getJSON(t, "/api/audiobook/books/"+id, &v)
 	return v
 }
 
