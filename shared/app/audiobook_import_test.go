@@ -137,6 +137,11 @@ func TestAudiobookImportRunsOffTheRequest(t *testing.T) {
 	if status != http.StatusConflict && status != http.StatusUnprocessableEntity {
 		t.Fatalf("casting an importing book = %d %s", status, b)
 	}
+	// Nor are characters extracted from a book with no text yet.
+	status, _, b = c.do(http.MethodPost, "/api/characters", []byte(`{"book_id":"`+v.ID+`"}`), "Content-Type", "application/json")
+	if status != http.StatusConflict || !strings.Contains(string(b), "importing") {
+		t.Fatalf("characters of an importing book = %d %s, want 409 saying it is importing", status, b)
+	}
 	if got := c.book(v.ID); got.Status != audiobook.StatusImporting {
 		t.Fatalf("book while held = %s", got.Status)
 	}
