@@ -51,15 +51,21 @@ func (s *server) request(t *testing.T, method, path string) (int, []byte) {
 
 func (s *server) issue(t *testing.T, id string) issueView {
 	t.Helper()
-	status, b := s.request(t, http.MethodGet, "/api/magazine/"+id)
-	if status != http.StatusOK {
-		t.Fatalf("issue %s: %d %s", id, status, b)
-	}
 	var is issueView
-	if err := json.Unmarshal(b, &is); err != nil {
+	s.getJSON(t, "/api/magazine/"+id, &is)
+	return is
+}
+
+// getJSON reads path, which must answer 200, into out.
+func (s *server) getJSON(t *testing.T, path string, out any) {
+	t.Helper()
+	status, b := s.request(t, http.MethodGet, path)
+	if status != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", path, status, b)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
 		t.Fatal(err)
 	}
-	return is
 }
 
 // done maps each finished page to when it finished.

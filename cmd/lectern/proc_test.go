@@ -232,16 +232,22 @@ func bigPDF(size int) []byte {
 
 func multipartBody(t *testing.T, pdf []byte) (string, []byte) {
 	t.Helper()
+	return formFile(t, "big.pdf", "application/pdf", pdf)
+}
+
+// formFile is a multipart form whose field file holds data.
+func formFile(t *testing.T, name, contentType string, data []byte) (string, []byte) {
+	t.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	part, err := w.CreatePart(map[string][]string{
-		"Content-Disposition": {`form-data; name="file"; filename="big.pdf"`},
-		"Content-Type":        {"application/pdf"},
+		"Content-Disposition": {`form-data; name="file"; filename="` + name + `"`},
+		"Content-Type":        {contentType},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	part.Write(pdf)
+	part.Write(data)
 	w.Close()
 	return w.FormDataContentType(), body.Bytes()
 }

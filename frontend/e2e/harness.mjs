@@ -83,6 +83,28 @@ export function held() {
   return { promise, release };
 }
 
+/**
+ * Waits until an uploaded book's page shows it imported (the upload answers
+ * 202 and its import job makes it ready): its counts, which only a ready
+ * book shows. A failed import fails the wait with what the page says.
+ */
+export async function waitBookReady(page, timeout = SLOW) {
+  const ready = page.getByTestId('ab-counts');
+  const failed = page.getByTestId('ab-import-error');
+  await ready.or(failed).first().waitFor({ timeout });
+  if (await failed.count()) throw new Error(`the import failed: ${await failed.innerText()}`);
+}
+
+/** Uploads a book through the API (202: importing) and polls it until it is no longer importing. */
+export async function importBook(base, name, body, type = 'text/plain') {
+  const form = new FormData();
+  form.append('file', new Blob([body], { type }), name);
+  const res = await fetch(`${base}/api/audiobook/books`, { method: 'POST', body: form });
+  const started = await res.json();
+  check(res.status === 202 && res.headers.get('location') === `/api/audiobook/books/${started.id}`, `upload of ${name} answered ${res.status} ${res.headers.get('location')}: ${JSON.stringify(started).slice(0, 300)}`);
+  return waitUntil(`${name} is imported`, () => getJSON(`${base}/api/audiobook/books/${started.id}`), (b) => b.status !== 'importing', { every: 50 });
+}
+
 export function check(cond, what) {
   if (!cond) throw new Error(`check failed: ${what}`);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  appendSegments, castModeFrom, MAX_UPLOAD_BYTES, uploadProblem, castNote, colourIndex, contrast, groupParagraphs, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
+  appendSegments, castModeFrom, importNote, MAX_UPLOAD_BYTES, uploadProblem, castNote, colourIndex, contrast, groupParagraphs, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
   replaceSegment, saveCastMode, segmentPosition, speakerChoices, speakerColour, SPAN_MODE_KEY, type Character, type Segment,
 } from '../src/lib/audiobook';
 
@@ -147,6 +147,19 @@ describe('the rest of the section', () => {
     const cast = [ch('Bill', 1), ch('Alice', 40), ch('the Queen', 12, 5), ch('the King', 12, 9)];
     expect(speakerChoices(cast, 'Alice')).toEqual(['Alice', 'the King', 'the Queen', 'Bill']);
     expect(speakerChoices(cast, 'Dinah')).toEqual(['Dinah', 'Alice', 'the King', 'the Queen', 'Bill']);
+  });
+
+  it('says how an import stands: waiting, the job\'s step with its progress, or failed with the recorded reason', () => {
+    const b = { filename: 'alice.epub', error: undefined };
+    expect(importNote({ ...b, status: 'ready' })).toEqual({ state: 'ready', text: '' });
+    expect(importNote({ ...b, status: 'importing' }).text).toBe('Importing alice.epub: waiting to start…');
+    expect(importNote({ ...b, status: 'importing', import_job_status: { status: 'queued', progress: 0 } }).text).toBe('Importing alice.epub: waiting to start…');
+    expect(importNote({ ...b, status: 'importing', import_job_status: { status: 'running', progress: 0.5, message: 'finding the cast and naming the speakers' } }))
+      .toEqual({ state: 'importing', text: 'Importing alice.epub: finding the cast and naming the speakers (50%)…' });
+    expect(importNote({ ...b, status: 'failed', error: 'long.epub: epub: the text runs past 8388608 bytes: the book is too large' }))
+      .toEqual({ state: 'failed', text: 'The import failed: long.epub: epub: the text runs past 8388608 bytes: the book is too large.' });
+    expect(importNote({ ...b, status: 'failed', error: 'the server stopped 2 times while importing this book.' }).text).toBe('The import failed: the server stopped 2 times while importing this book.');
+    expect(importNote({ ...b, status: 'failed' }).text).toBe('The import failed: no reason was recorded.');
   });
 
   it('says how a cast ended', () => {

@@ -41,11 +41,7 @@ func TestAudiobookCastEditsOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, b := c.uploadBook("the-ross-household.txt", "text/plain", novel)
-	if status != http.StatusCreated {
-		t.Fatalf("upload = %d %s", status, b)
-	}
-	bk := decode[audiobookapi.BookView](t, b)
+	bk := c.importBook("the-ross-household.txt", "text/plain", novel)
 	id, base := bk.ID, "/api/audiobook/books/"+bk.ID
 	before := c.speakersByName(id)
 	if len(before["Hetty"]) != 4 || len(before["Lady Ross"]) != 5 || len(before["Tom Carver"]) != 4 {
@@ -53,7 +49,7 @@ func TestAudiobookCastEditsOverHTTP(t *testing.T) {
 	}
 	// A hand-set line: Tom's first line given to Hetty.
 	hand := before["Tom Carver"][0]
-	status, _, b = c.do(http.MethodPut, base+"/segments/"+hand+"/speaker", []byte(`{"speaker":"Hetty"}`), "If-Match", `"1"`)
+	status, _, b := c.do(http.MethodPut, base+"/segments/"+hand+"/speaker", []byte(`{"speaker":"Hetty"}`), "If-Match", `"1"`)
 	if status != http.StatusOK {
 		t.Fatalf("set speaker = %d %s", status, b)
 	}

@@ -53,11 +53,7 @@ const refineAnswer = `{"characters":[{"name":"Elizabeth","aliases":["Lizzy"],"ge
 // line follow.
 func TestAudiobookRefineOverHTTP(t *testing.T) {
 	c := newLocalApp(t)
-	status, b := c.uploadBook("party.txt", "text/plain", []byte(partyBook))
-	if status != http.StatusCreated {
-		t.Fatalf("upload = %d %s", status, b)
-	}
-	book := decode[audiobook.Book](t, b)
+	book := c.importBook("party.txt", "text/plain", []byte(partyBook))
 	id := book.ID
 	names := func() []string {
 		var out []string
@@ -71,7 +67,7 @@ func TestAudiobookRefineOverHTTP(t *testing.T) {
 	if !slices.Equal(imported, []string{"Elizabeth", "Lizzy", "The Queen"}) {
 		t.Fatalf("the rules found %q", imported)
 	}
-	status, _, b = c.do(http.MethodPost, "/api/attribute-spans", []byte(`{"book_id":"`+id+`"}`))
+	status, _, b := c.do(http.MethodPost, "/api/attribute-spans", []byte(`{"book_id":"`+id+`"}`))
 	assertProblem(t, "a cast without an LLM", status, b, http.StatusConflict)
 	if got := names(); !slices.Equal(got, imported) {
 		t.Fatalf("without an LLM the cast became %q", got)

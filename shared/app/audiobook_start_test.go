@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lectern/lectern/shared/audiobook"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/voices"
 )
@@ -105,11 +104,7 @@ func TestAudiobookStartsAreAtomic(t *testing.T) {
 	}()
 	var ids []string
 	for i := 0; i < 3; i++ {
-		status, b := c.uploadBook(fmt.Sprintf("garden%d.txt", i), "text/plain", []byte(smallBook))
-		if status != http.StatusCreated {
-			t.Fatalf("upload = %d %s", status, b)
-		}
-		ids = append(ids, decode[audiobook.Book](t, b).ID)
+		ids = append(ids, c.importBook(fmt.Sprintf("garden%d.txt", i), "text/plain", []byte(smallBook)).ID)
 	}
 	// Classic casts ask the LLM whatever the rules found.
 	busy := []string{c.startJob("/api/attribute-spans", `{"book_id":"`+ids[0]+`","mode":"classic"}`), c.startJob("/api/attribute-spans", `{"book_id":"`+ids[1]+`","mode":"classic"}`)}

@@ -44,6 +44,14 @@ func aliceText(t *testing.T) []byte {
 // uploadBook posts a file to POST /api/audiobook/books.
 func (c *apiClient) uploadBook(name, contentType string, data []byte) (int, []byte) {
 	c.t.Helper()
+	body, formType := bookForm(c.t, name, contentType, data)
+	status, _, b := c.do(http.MethodPost, "/api/audiobook/books", body, "Content-Type", formType)
+	return status, b
+}
+
+// bookForm is the multipart form of an upload.
+func bookForm(t *testing.T, name, contentType string, data []byte) ([]byte, string) {
+	t.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	h := textproto.MIMEHeader{}
@@ -57,10 +65,9 @@ func (c *apiClient) uploadBook(name, contentType string, data []byte) (int, []by
 		err = w.Close()
 	}
 	if err != nil {
-		c.t.Fatal(err)
+		t.Fatal(err)
 	}
-	status, _, b := c.do(http.MethodPost, "/api/audiobook/books", body.Bytes(), "Content-Type", w.FormDataContentType())
-	return status, b
+	return body.Bytes(), w.FormDataContentType()
 }
 
 func (c *apiClient) book(id string) audiobookapi.BookView {
@@ -144,11 +151,7 @@ func TestAudiobookOverHTTP(t *testing.T) {
 		}
 	})
 
-	status, b := c.uploadBook("novel_text.txt", "text/plain", aliceText(t))
-	if status != http.StatusCreated {
-		t.Fatalf("upload Alice = %d %s", status, b)
-	}
-	alice := decode[audiobookapi.BookView](t, b)
+	alice := c.importBook("novel_text.txt", "text/plain", aliceText(t))
 	id := alice.ID
 	if len(alice.Chapters) != 12 || alice.Counts.Dialogue == 0 || alice.Revision != 1 || alice.Mode != audiobook.ModeSpan {
 		t.Fatalf("Alice imported as %d chapters, counts %+v, revision %d, mode %q", len(alice.Chapters), alice.Counts, alice.Revision, alice.Mode)
@@ -181,11 +184,7 @@ func TestAudiobookOverHTTP(t *testing.T) {
 
 	t.Run("a Latin-1 text is read as such", func(t *testing.T) {
 		latin1 := bytes.ReplaceAll([]byte(smallBook), []byte("roses"), []byte("ros\xe9s caf\xe9"))
-		status, b := c.uploadBook("garden.txt", "text/plain", latin1)
-		if status != http.StatusCreated {
-			t.Fatalf("upload Latin-1 = %d %s", status, b)
-		}
-		id := decode[audiobookapi.BookView](t, b).ID
+		id := c.importBook("garden.txt", "text/plain", latin1).ID
 		var text strings.Builder
 		for _, sg := range c.segments(id, "") {
 			text.WriteString(sg.Text)
@@ -196,16 +195,12 @@ func TestAudiobookOverHTTP(t *testing.T) {
 		if status, _, b := c.do(http.MethodDelete, "/api/audiobook/books/"+id, nil); status != http.StatusNoContent {
 			t.Fatalf("delete = %d %s", status, b)
 		}
-		status, _, b = c.do(http.MethodDelete, "/api/audiobook/books/"+id, nil)
+		status, _, b := c.do(http.MethodDelete, "/api/audiobook/books/"+id, nil)
 		assertProblem(t, "a second delete", status, b, http.StatusNotFound)
 	})
 
 	t.Run("an EPUB is read with the chapters of its table of contents", func(t *testing.T) {
-		status, b := c.uploadBook("garden.epub", "application/epub+zip", gardenEPUB(t))
-		if status != http.StatusCreated {
-			t.Fatalf("upload EPUB = %d %s", status, b)
-		}
-		v := decode[audiobookapi.BookView](t, b)
+		v := c.importBook("garden.epub", "application/epub+zip", gardenEPUB(t))
 		if v.Format != "epub" || v.Title != "The Garden Door" || len(v.Chapters) != 2 || v.Chapters[1].Title != "II. The Key" || v.Counts.Dialogue != 4 {
 			t.Fatalf("EPUB imported as %+v", v.Book)
 		}
@@ -448,11 +443,7 @@ func classicAnswer(prompt string) string {
 func TestAudiobookVoicedOverHTTP(t *testing.T) {
 	needSpeechTools(t)
 	c := newLocalApp(t)
-	status, b := c.uploadBook("garden.txt", "text/plain", []byte(smallBook))
-	if status != http.StatusCreated {
-		t.Fatalf("upload = %d %s", status, b)
-	}
-	book := decode[audiobookapi.BookView](t, b)
+	book := c.importBook("garden.txt", "text/plain", []byte(smallBook))
 	id := book.ID
 	titles := []string{"CHAPTER I. The Door", "CHAPTER II. The Key", "CHAPTER III. The Garden"}
 	var got []string
@@ -552,7 +543,7 @@ func TestAudiobookVoicedOverHTTP(t *testing.T) {
 	}
 
 	job := c.startJob("/api/audiobook/books/"+id+"/render", `{}`)
-	status, _, b = c.do(http.MethodGet, "/api/audiobook/books/"+id+"/render/audio", nil)
+	status, _, b := c.do(http.MethodGet, "/api/audiobook/books/"+id+"/render/audio", nil)
 	if status == http.StatusFound {
 		t.Fatalf("the M4B before the render: %d %s", status, b)
 	}

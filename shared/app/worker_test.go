@@ -54,23 +54,30 @@ func (s *sentMessages) SendMessage(_ context.Context, in *sqs.SendMessageInput, 
 	return &sqs.SendMessageOutput{MessageId: aws.String("m")}, nil
 }
 
+// workerStores are a worker test's table and blobs, closed at its end.
+func workerStores(t *testing.T) (*bolt.Table, *localfs.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	table, err := bolt.Open(filepath.Join(dir, "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { table.Close() })
+	blobs, err := localfs.New(filepath.Join(dir, "blobs"), "http://127.0.0.1", []byte("0123456789abcdef0123456789abcdef"), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { blobs.Close() })
+	return table, blobs
+}
+
 // TestWorkerRunsEveryRegisteredKind builds the worker Lambda's handler as
 // main() does, in AWS mode, and feeds it a real SQS event for each job kind
 // any feature registers: every kind must be registered and must run to
 // success there, not only in the local pool.
 func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	table, err := bolt.Open(filepath.Join(dir, "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer table.Close()
-	blobs, err := localfs.New(filepath.Join(dir, "blobs"), "http://127.0.0.1", []byte("0123456789abcdef0123456789abcdef"), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer blobs.Close()
+	table, blobs := workerStores(t)
 	queue := &sentMessages{}
 	d := &platform.Deps{
 		Config: platform.Config{Mode: platform.ModeAWS, Instance: "default"},
@@ -192,6 +199,16 @@ func TestWorkerRunsEveryRegisteredKind(t *testing.T) {
 			}
 			b, _ := json.Marshal(map[string]any{"book_id": workerBook(t, d), "mode": "span", "verify": true, "run": "w1"})
 			return b
+		},
+		// An upload stored importing by the API function; the worker
+		// makes it ready.
+		audiobook.ImportJobKind: func(t *testing.T) json.RawMessage {
+			b, _, err := audiobook.NewService(d.Table, d.Blobs, d.Jobs, nil, d.Clock, nil, nil).StartImport(ctx, "garden.txt", []byte(smallBook))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _ := json.Marshal(map[string]string{"book_id": b.ID})
+			return p
 		},
 		audiobook.RenderJobKind: func(t *testing.T) json.RawMessage {
 			b, _ := json.Marshal(map[string]any{"book_id": workerBook(t, d), "run": "w2", "narrator": "v", "speakers": map[string]string{},

@@ -146,6 +146,9 @@ func (s *Service) claim(ctx context.Context, id string, st jobStart, prepare fun
 		if err != nil {
 			return err
 		}
+		if b.Status != StatusReady {
+			return fmt.Errorf("%w: book %s is %s, not ready", ErrConflict, id, b.Status)
+		}
 		if err := s.idle(ctx, *st.job(&b), st.what); err != nil {
 			return err
 		}

@@ -49,14 +49,19 @@ const (
 
 // Book is a book's record.
 type Book struct {
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Author   string    `json:"author"`
-	Filename string    `json:"filename"`
-	Format   string    `json:"format" enum:"txt,epub" doc:"what was uploaded"`
-	Bytes    int       `json:"bytes" doc:"bytes of the book's text"`
-	Chapters []Chapter `json:"chapters"`
-	Counts   Counts    `json:"counts"`
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Author   string `json:"author"`
+	Filename string `json:"filename"`
+	Format   string `json:"format" enum:"txt,epub" doc:"what was uploaded"`
+	// Status is importing while the import job parses, splits and casts
+	// the upload, then ready, or failed with Error.
+	Status    string    `json:"status" enum:"importing,ready,failed" doc:"importing until the import job has made the book ready, or failed (see error)"`
+	Error     string    `json:"error,omitempty" doc:"why the import failed"`
+	ImportJob string    `json:"import_job,omitempty" doc:"the import job's id"`
+	Bytes     int       `json:"bytes" doc:"bytes of the book's text"`
+	Chapters  []Chapter `json:"chapters"`
+	Counts    Counts    `json:"counts"`
 	// Mode is how the segments were made: span (spans from the quotation
 	// marks) or classic (the LLM's segments aligned to the text).
 	Mode          string `json:"mode" enum:"span,classic"`

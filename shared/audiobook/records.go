@@ -44,6 +44,8 @@ type Summary struct {
 	Title   string `json:"title"`
 	Author  string `json:"author"`
 	Created string `json:"created"`
+	Status  string `json:"status" enum:"importing,ready,failed"`
+	Error   string `json:"error,omitempty" doc:"why the import failed"`
 }
 
 func (s *Service) loadBook(ctx context.Context, id string) (Book, error) {
@@ -60,6 +62,9 @@ func (s *Service) loadBook(ctx context.Context, id string) (Book, error) {
 	}
 	r.Book.TextKey, r.Book.RenderRun, r.Book.version = r.Text, r.Run, it.Version
 	r.Book.CastClaimed, r.Book.RenderClaimed = r.CastClaimed, r.RenderClaimed
+	if r.Book.Status == "" {
+		r.Book.Status = StatusReady // stored before imports ran as jobs
+	}
 	return r.Book, nil
 }
 

@@ -1,17 +1,14 @@
 package audiobook
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/lectern/lectern/shared/audiobook/book"
 	"github.com/lectern/lectern/shared/audiobook/cast"
 	"github.com/lectern/lectern/shared/audiobook/spans"
 	"github.com/lectern/lectern/shared/blob"
@@ -51,102 +48,6 @@ func NewService(table store.Table, blobs blob.Store, queue jobs.Queue, library v
 		library = voices.Unconfigured{}
 	}
 	return &Service{table: table, blobs: blobs, queue: queue, library: library, clock: clock, llm: llm, renderer: renderer}
-}
-
-// parse reads an upload as EPUB (a zip) or text.
-func parse(filename string, data []byte) (book.Book, string, error) {
-	if bytes.HasPrefix(data, []byte("PK\x03\x04")) || strings.EqualFold(path.Ext(filename), ".epub") {
-		b, err := book.ParseEPUB(data)
-		return b, "epub", err
-	}
-	b, err := book.ParseText(data, filename)
-	return b, "txt", err
-}
-
-// Import reads an uploaded TXT (UTF-8 or Latin-1) or EPUB, splits it into
-// spans, finds the cast and names the speakers the text shows by rules (no
-// LLM), and stores it. A file that is not a book stores nothing.
-func (s *Service) Import(ctx context.Context, filename string, data []byte) (Book, error) {
-	switch {
-	case len(data) == 0:
-		return Book{}, fmt.Errorf("%w: %s is empty", ErrInvalid, filename)
-	case len(data) > MaxUploadBytes:
-		return Book{}, fmt.Errorf("%w: %s has %d bytes, at most %d", ErrTooLarge, filename, len(data), MaxUploadBytes)
-	}
-	bk, format, err := parse(filename, data)
-	if err != nil {
-		return Book{}, fmt.Errorf("%s: %w", filename, err)
-	}
-	sp := spans.SplitBook(bk)
-	if len(sp) > MaxSegments {
-		return Book{}, fmt.Errorf("%w: %s has %d spans, at most %d", ErrTooLarge, filename, len(sp), MaxSegments)
-	}
-	chars := cast.Extract(bk.Text, sp)
-	if len(chars) > MaxCharacters {
-		chars = chars[:MaxCharacters] // the most mentioned
-	}
-	segs := spanSegments(sp, cast.AttributeRules(bk.Text, sp, chars), nil)
-
-	now := s.clock().UTC()
-	b := Book{ID: jobs.NewID(), Title: bk.Title, Author: bk.Author, Filename: filename, Format: format, Bytes: len(bk.Text),
-		Mode: ModeSpan, Created: now, Updated: now}
-	if b.Title == "" {
-		b.Title = strings.TrimSuffix(path.Base(filename), path.Ext(filename))
-	}
-	for _, c := range bk.Chapters {
-		b.Chapters = append(b.Chapters, Chapter{Index: c.Index, Title: c.Title, Start: c.Start, End: c.End})
-	}
-	b.TextKey = textKey(b.ID)
-	if err := s.blobs.Put(ctx, b.TextKey, strings.NewReader(bk.Text), "text/plain; charset=utf-8"); err != nil {
-		return Book{}, fmt.Errorf("store the text of %s: %w", filename, err)
-	}
-	if err := s.storeNew(ctx, b, chars, segs); err != nil {
-		// Nothing lists the book without its META; remove what was written.
-		_ = s.remove(context.WithoutCancel(ctx), b.ID)
-		return Book{}, err
-	}
-	return s.loadBook(ctx, b.ID)
-}
-
-// storeNew writes a new book: its characters, then its segments, META and
-// listing entry in one transaction, so the book appears whole or not at all.
-func (s *Service) storeNew(ctx context.Context, b Book, chars []cast.Character, segs []Segment) error {
-	var ws []store.Write
-	for _, c := range chars {
-		it, err := charItem(b.ID, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator, Version: 1})
-		if err != nil {
-			return err
-		}
-		ws = append(ws, store.Write{Op: store.OpPut, Cond: store.IfAbsent(), Item: it})
-	}
-	for len(ws) > 0 {
-		n := min(len(ws), store.MaxTransactWrites)
-		if err := s.table.Transact(ctx, ws[:n]); err != nil {
-			return fmt.Errorf("store the cast of %s: %w", b.ID, err)
-		}
-		ws = ws[n:]
-	}
-	ws, err := segmentWrites(b.ID, segmentItems{}, segs)
-	if err != nil {
-		return err
-	}
-	b = withCounts(b, segs)
-	b.Revision, b.version = 1, 1
-	meta, err := bookItem(b)
-	if err != nil {
-		return err
-	}
-	entry, err := json.Marshal(Summary{ID: b.ID, Title: b.Title, Author: b.Author, Created: b.Created.Format(time.RFC3339)})
-	if err != nil {
-		return err
-	}
-	ws = append(ws,
-		store.Write{Op: store.OpPut, Cond: store.IfAbsent(), Item: meta},
-		store.Write{Op: store.OpPut, Cond: store.IfAbsent(), Item: store.Item{PK: indexPK, SK: bookPrefix + b.ID, Version: 1, Data: entry}})
-	if err := s.table.Transact(ctx, ws); err != nil {
-		return fmt.Errorf("store book %s: %w", b.ID, err)
-	}
-	return nil
 }
 
 // spanSegments makes a segment of each span with the speaker att names;
@@ -189,6 +90,14 @@ func (s *Service) List(ctx context.Context) ([]Summary, error) {
 			if err := json.Unmarshal(it.Data, &sm); err != nil {
 				return nil, fmt.Errorf("list books (%s): %w", it.SK, err)
 			}
+			if sm.Status == StatusImporting {
+				if sm, err = s.settleSummary(ctx, sm); err != nil {
+					return nil, err
+				}
+			}
+			if sm.Status == "" {
+				sm.Status = StatusReady
+			}
 			out = append(out, sm)
 		}
 		if page.Next == "" {
@@ -201,7 +110,13 @@ func (s *Service) List(ctx context.Context) ([]Summary, error) {
 }
 
 // Get reads a book.
-func (s *Service) Get(ctx context.Context, id string) (Book, error) { return s.loadBook(ctx, id) }
+func (s *Service) Get(ctx context.Context, id string) (Book, error) {
+	b, err := s.loadBook(ctx, id)
+	if err != nil {
+		return b, err
+	}
+	return s.settle(ctx, b)
+}
 
 // Delete removes a book, its segments, cast, text and renders.
 func (s *Service) Delete(ctx context.Context, id string) error {

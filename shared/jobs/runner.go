@@ -16,10 +16,14 @@ import (
 	"github.com/lectern/lectern/shared/store"
 )
 
+// DefaultMaxAttempts is the runs a job gets by default: the job queue's
+// maxReceiveCount in template.yaml, after which SQS delivers it no more.
+const DefaultMaxAttempts = 5
+
 // RunnerOptions tune a Runner; zero values take the defaults.
 type RunnerOptions struct {
 	// MaxAttempts is how many runs a job gets before a transient failure
-	// becomes final. Default 5, the job queue's maxReceiveCount in template.yaml.
+	// becomes final. Default DefaultMaxAttempts.
 	MaxAttempts int
 	// Lease is how long a running job counts as alive after its last write;
 	// Run refuses (transiently) to start a job another worker holds. It must
@@ -48,7 +52,7 @@ type Runner struct {
 func NewRunner(table store.Table, registry *Registry, opts RunnerOptions) *Runner {
 	r := &Runner{table: table, registry: registry, max: opts.MaxAttempts, lease: opts.Lease, now: opts.Now, log: opts.Log}
 	if r.max <= 0 {
-		r.max = 5
+		r.max = DefaultMaxAttempts
 	}
 	if r.lease <= 0 {
 		r.lease = 15 * time.Minute

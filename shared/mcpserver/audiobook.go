@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -56,6 +57,9 @@ type book struct {
 	Author        string          `json:"author"`
 	Format        string          `json:"format,omitempty"`
 	Mode          string          `json:"mode,omitempty"`
+	Status        string          `json:"status,omitempty"`
+	Error         string          `json:"error,omitempty"`
+	ImportJob     string          `json:"import_job,omitempty"`
 	Revision      int64           `json:"revision"`
 	NarratorVoice string          `json:"narrator_voice,omitempty"`
 	Counts        bookCounts      `json:"counts"`
@@ -70,6 +74,14 @@ func (b book) Markdown() string {
 		fmt.Fprintf(&s, " by %s", b.Author)
 	}
 	c := b.Counts
+	switch b.Status {
+	case "importing":
+		fmt.Fprintf(&s, " (%s)\n\nStill importing: its segments and cast come when the import job %s ends; lectern_list_books shows its status.\n", b.ID, b.ImportJob)
+		return s.String()
+	case "failed":
+		fmt.Fprintf(&s, " (%s)\n\nThe import failed: %s\n", b.ID, b.Error)
+		return s.String()
+	}
 	fmt.Fprintf(&s, " (%s)\n\n- Revision: %d (pass as book_revision to set a speaker)\n- Chapters: %d\n- Segments: %d, of which %d dialogue lines: %d with a speaker (%d by the LLM, %d by hand), %d unknown, %d disputed\n- Narrator voice: %s\n",
 		b.ID, b.Revision, len(b.Chapters), c.Segments, c.Dialogue, c.WithSpeaker, c.LLM, c.Hand, c.Unknown, c.Disputed, orNone(b.NarratorVoice))
 	if len(b.Cast) > 0 {
@@ -112,6 +124,8 @@ type bookSummary struct {
 	Title   string `json:"title"`
 	Author  string `json:"author"`
 	Created string `json:"created"`
+	Status  string `json:"status,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 type bookList struct{ Page[bookSummary] }
@@ -127,6 +141,12 @@ func (l bookList) Markdown() string {
 		if bk.Author != "" {
 			fmt.Fprintf(&b, " by %s", bk.Author)
 		}
+		if bk.Status != "" && bk.Status != "ready" {
+			fmt.Fprintf(&b, ": %s", bk.Status)
+			if bk.Error != "" {
+				fmt.Fprintf(&b, " (%s)", bk.Error)
+			}
+		}
 		b.WriteString("\n")
 	}
 	b.WriteString(more(l.Total, l.Count, l.Offset, l.NextOffset))
@@ -139,7 +159,7 @@ func listBooks(d deps) Tool {
 		doc: doc{
 			purpose: "List the books imported for audiobooks, newest first.",
 			notDo:   "show a book's segments or cast (use lectern_get_segments, or lectern_import_book's answer).",
-			returns: "a page of books (id, title, author, created).",
+			returns: "a page of books (id, title, author, created, status: importing, ready or failed with its error).",
 			use:     "to find a book's id.",
 		},
 		hints: hints{readOnly: true, idempotent: true},
@@ -177,9 +197,12 @@ func importBook(d deps) Tool {
 				"and dialogue, finds its cast and names the speakers its text shows, by rules (no LLM).",
 			notDo: "ask the LLM about speakers (use lectern_cast_book) or make audio (lectern_render_book); read a path outside the folders " +
 				"given with --files, or fetch a URL on this machine or a private network unless --fetch-allow names it.",
-			returns: "the book: id, title, author, revision, chapters, segment counts and the cast.",
-			use:     "to start an audiobook. Each call adds a new book.",
-			errors:  "invalid input when the file is missing or over 4 MiB; 422 when it is not a book; refused when the path or URL is not allowed.",
+			returns: "the book once its import job has made it ready (waits for it, reporting progress): id, title, author, revision, chapters, " +
+				"segment counts and the cast; a book still importing when the wait runs out is returned with status importing.",
+			use: "to start an audiobook. Each call adds a new book.",
+			errors: "invalid input when the file is missing or over 4 MiB; 422 or 413 at once when it is not a book or unpacks past the limits; " +
+				"the job fails when a limit is found only while reading (the book is then kept as failed, with its error, until deleted); " +
+				"refused when the path or URL is not allowed.",
 		},
 		hints: hints{openWorld: true},
 	}, d.log, func(s *jsonschema.Schema) {
@@ -203,8 +226,18 @@ func importBook(d deps) Tool {
 		if err := d.api.do(ctx, request{method: http.MethodPost, path: "/api/audiobook/books", raw: body, contentType: formType, timeout: transferTimeout}, &b); err != nil {
 			return nil, err
 		}
-		c.progress(ctx, 1, "imported")
-		c.info(ctx, "book imported", "book", b.ID, "segments", b.Counts.Segments)
+		// The import runs as a job: wait for it, within the tools' bound.
+		if _, err := followJob(ctx, c, d, b.ImportJob); err != nil {
+			if !errors.Is(err, ErrTimeout) {
+				return nil, fmt.Errorf("book %s: %w", b.ID, err)
+			}
+		}
+		if err := d.api.get(ctx, bookPath(b.ID), nil, &b); err != nil {
+			return nil, err
+		}
+		if b.Status == "ready" {
+			c.info(ctx, "book imported", "book", b.ID, "segments", b.Counts.Segments)
+		}
 		return b, nil
 	})
 }

@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { join, resolve } from 'node:path';
-import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, SLOW, startServer, test } from '../harness.mjs';
+import { artifacts, check, cleanups, createHTTPServer, freePort, getJSON, importBook, SLOW, startServer, test, waitBookReady, waitUntil } from '../harness.mjs';
 
 const repo = resolve(new URL('../../../', import.meta.url).pathname);
 const sampleData = process.env.LECTERN_SAMPLE_DATA || resolve(repo, '../shared/data');
@@ -204,7 +204,7 @@ export default async function ({ browser }) {
     await page.getByTestId('ab-file').setInputFiles(aliceFile);
     const started = Date.now();
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByTestId('ab-title').waitFor({ timeout: SLOW });
+    await waitBookReady(page);
     alice = /#\/audiobook\/([a-z0-9]+)/.exec(page.url())?.[1];
     check(alice, `the address names the book: ${page.url()}`);
     castBook(alice);
@@ -354,7 +354,8 @@ export default async function ({ browser }) {
     await page.getByTestId('ab-books').locator(`li[data-book="${alice}"]`).waitFor();
     await page.getByTestId('ab-file').setInputFiles(file);
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByTestId('ab-title').filter({ hasText: /THE LETTER|letter/ }).waitFor({ timeout: 60000 });
+    await waitBookReady(page, 60000);
+    await page.getByTestId('ab-title').filter({ hasText: /THE LETTER|letter/ }).waitFor();
     small = /#\/audiobook\/([a-z0-9]+)/.exec(page.url())[1];
 
     // The setting writes exactly ab-span-mode; a 0 put there by anyone selects classic.
@@ -463,20 +464,45 @@ export default async function ({ browser }) {
     await page.goto(`${base}/#/audiobook`);
     await page.getByTestId('ab-file').setInputFiles(file);
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByTestId('ab-title').filter({ hasText: 'The Lighthouse Keeper' }).waitFor({ timeout: 60000 });
+    await waitBookReady(page, 60000);
+    await page.getByTestId('ab-title').filter({ hasText: 'The Lighthouse Keeper' }).waitFor();
     await page.getByText('by Ann Writer').waitFor();
     check((await page.getByTestId('ab-counts').innerText()).startsWith('EPUB · 2 chapter(s)'), `an EPUB of two chapters: ${await page.getByTestId('ab-counts').innerText()}`);
     check(JSON.stringify(await page.getByTestId('ab-chapter').locator('option').allInnerTexts()) === JSON.stringify(['1. The Lamp', '2. The Storm']), 'the chapters are the table of contents');
     await page.locator('[data-testid=ab-prose] .line[data-speaker="Tom"]').filter({ hasText: '“The lamp is lit,”' }).waitFor();
   });
 
+  await test('audiobook: a book its import job cannot read ends failed: the page and the list say why in a sentence, and it can be deleted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lectern-e2e-empty-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    // Text (the upload's check passes it: 202) with nothing between its
+    // Project Gutenberg markers, found only by the import job.
+    const file = join(dir, 'hollow.txt');
+    writeFileSync(file, '*** START OF THE PROJECT GUTENBERG EBOOK HOLLOW ***\n\n*** END OF THE PROJECT GUTENBERG EBOOK HOLLOW ***\n');
+    await page.goto(`${base}/#/audiobook`);
+    await page.getByTestId('ab-file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const failed = page.getByTestId('ab-import-error');
+    await failed.waitFor({ timeout: 60000 });
+    const said = await failed.innerText();
+    check(said === 'The import failed: hollow.txt: no text between the Project Gutenberg markers: not a readable book.', `the page says why: ${said}`);
+    const id = /#\/audiobook\/([a-z0-9]+)/.exec(page.url())?.[1];
+    const book = await api(`/api/audiobook/books/${id}`);
+    check(book.status === 'failed' && book.import_job_status?.status === 'failed', `the book and its job failed: ${book.status}, ${book.import_job_status?.status}`);
+    await page.getByRole('link', { name: '← All books' }).click();
+    const listed = page.getByTestId('ab-books').locator(`li[data-book="${id}"]`);
+    check((await listed.getByTestId('ab-book-status').innerText()) === 'import failed', 'the list marks it failed');
+    await listed.getByRole('link').click();
+    page.once('dialog', (d) => d.accept());
+    await page.getByRole('button', { name: 'Delete book' }).click();
+    await page.waitForURL((u) => u.hash === '#/audiobook');
+    await waitUntil('the failed book is gone', () => fetch(`${base}/api/audiobook/books/${id}`).then((r) => r.status), (s) => s === 404);
+  });
+
   await test('audiobook: a long chapter is drawn a page of segments at a time, the next page as its end scrolls into view', async () => {
     const talk = Array.from({ length: 600 }, (_, i) => `"This is line ${i + 1}," said Mary.`).join('\n\n');
-    const form = new FormData();
-    form.append('file', new Blob([`CHAPTER I. The Long Talk\n\n${talk}\n`], { type: 'text/plain' }), 'long.txt');
-    const res = await fetch(`${base}/api/audiobook/books`, { method: 'POST', body: form });
-    check(res.status === 201, `upload answered ${res.status}`);
-    const long = await res.json();
+    const long = await importBook(base, 'long.txt', `CHAPTER I. The Long Talk\n\n${talk}\n`);
+    check(long.status === 'ready', `long.txt imported: ${long.status} ${long.error ?? ''}`);
     check(long.counts.segments > 1000, `one chapter of ${long.counts.segments} segments`);
     await page.goto(`${base}/#/audiobook/${long.id}/0`);
     const drawn = () => page.locator('[data-testid=ab-prose] [data-seg]').evaluateAll((els) => new Set(els.map((e) => e.dataset.seg)).size);

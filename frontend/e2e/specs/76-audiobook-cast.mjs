@@ -8,7 +8,7 @@
 // gender select, the "Least certain first" review list and that book text
 // is escaped are checked on the way.
 import { join, resolve } from 'node:path';
-import { artifacts, check, getJSON, test } from '../harness.mjs';
+import { artifacts, check, getJSON, test, waitBookReady } from '../harness.mjs';
 
 const novel = resolve(new URL('../books/the-ross-household.txt', import.meta.url).pathname);
 
@@ -41,7 +41,7 @@ export default async function ({ server, browser }) {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Audiobook' }).and(page.locator('[aria-current=page]')).waitFor();
     await page.getByTestId('ab-file').setInputFiles(novel);
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByTestId('ab-title').waitFor({ timeout: 30000 });
+    await waitBookReady(page, 30000);
     id = /#\/audiobook\/([a-z0-9]+)/.exec(page.url())?.[1];
     check(id, `the address names the book: ${page.url()}`);
     const by = await speakers();

@@ -31,7 +31,7 @@ export interface paths {
         /** The books, newest first */
         get: operations["list-books"];
         put?: never;
-        /** Upload a book (TXT in UTF-8 or Latin-1, or EPUB; at most 4194304 bytes): it is split into narration and dialogue spans from its quotation marks, its cast is found and the speakers its text shows are named by rules, with no LLM. A file that is not a book answers 422 and stores nothing */
+        /** Upload a book (TXT in UTF-8 or Latin-1, or EPUB; at most 4194304 bytes). What is cheap and certain is checked at once: an empty, binary or oversized file, a broken EPUB or one whose zip directory or spine is over the limits answers 413 or 422 and stores nothing. Otherwise the answer is 202 with the book in status importing and Location naming it: the import job splits it into narration and dialogue spans from its quotation marks, finds its cast and names the speakers its text shows by rules, with no LLM; the book then turns ready, or failed with its error (a text over the limit, found only once unpacked) */
         post: operations["upload-book"];
         delete?: never;
         options?: never;
@@ -1689,7 +1689,11 @@ export interface components {
         AudiobookSummary: {
             author: string;
             created: string;
+            /** @description why the import failed */
+            error?: string;
             id: string;
+            /** @enum {string} */
+            status: "importing" | "ready" | "failed";
             title: string;
         };
         AudiobookapiBookView: {
@@ -1708,6 +1712,8 @@ export interface components {
             counts: components["schemas"]["AudiobookCounts"];
             /** Format: date-time */
             created: string;
+            /** @description why the import failed */
+            error?: string;
             filename: string;
             /**
              * @description what was uploaded
@@ -1715,6 +1721,10 @@ export interface components {
              */
             format: "txt" | "epub";
             id: string;
+            /** @description the import job's id */
+            import_job?: string;
+            /** @description the import job (parse, split, cast by rules) */
+            import_job_status?: components["schemas"]["JobsapiView"];
             /** @enum {string} */
             mode: "span" | "classic";
             /** @description the narrator's voice id; empty until set */
@@ -1728,6 +1738,11 @@ export interface components {
              * @description increases with every change of the segments; send it as If-Match to set a speaker
              */
             revision: number;
+            /**
+             * @description importing until the import job has made the book ready, or failed (see error)
+             * @enum {string}
+             */
+            status: "importing" | "ready" | "failed";
             title: string;
             /** Format: date-time */
             updated: string;
@@ -1753,6 +1768,8 @@ export interface components {
             counts: components["schemas"]["AudiobookCounts"];
             /** Format: date-time */
             created: string;
+            /** @description why the import failed */
+            error?: string;
             filename: string;
             /**
              * @description what was uploaded
@@ -1760,6 +1777,10 @@ export interface components {
              */
             format: "txt" | "epub";
             id: string;
+            /** @description the import job's id */
+            import_job?: string;
+            /** @description the import job (parse, split, cast by rules) */
+            import_job_status?: components["schemas"]["JobsapiView"];
             /** @enum {string} */
             mode: "span" | "classic";
             /** @description the narrator's voice id; empty until set */
@@ -1773,6 +1794,11 @@ export interface components {
              * @description increases with every change of the segments; send it as If-Match to set a speaker
              */
             revision: number;
+            /**
+             * @description importing until the import job has made the book ready, or failed (see error)
+             * @enum {string}
+             */
+            status: "importing" | "ready" | "failed";
             title: string;
             /** Format: date-time */
             updated: string;
@@ -3234,10 +3260,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
+            /** @description Accepted */
+            202: {
                 headers: {
-                    ETag?: string;
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7045,10 +7071,13 @@ export const audiobookSegmentKindValues: ReadonlyArray<FlattenedDeepRequired<com
 export const audiobookSegmentMarkValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookSegment"]["mark"]> = ["agreed", "disputed", ""];
 export const audiobookSuggestedVoiceAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookSuggestedVoice"]["age"]> = ["young", "middle_aged", "old", ""];
 export const audiobookSuggestedVoiceGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookSuggestedVoice"]["gender"]> = ["female", "male", "neutral", ""];
+export const audiobookSummaryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookSummary"]["status"]> = ["importing", "ready", "failed"];
 export const audiobookapiBookViewFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiBookView"]["format"]> = ["txt", "epub"];
 export const audiobookapiBookViewModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiBookView"]["mode"]> = ["span", "classic"];
+export const audiobookapiBookViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiBookView"]["status"]> = ["importing", "ready", "failed"];
 export const audiobookapiCastEditViewFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiCastEditView"]["format"]> = ["txt", "epub"];
 export const audiobookapiCastEditViewModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiCastEditView"]["mode"]> = ["span", "classic"];
+export const audiobookapiCastEditViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiCastEditView"]["status"]> = ["importing", "ready", "failed"];
 export const audiobookapiRenderViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiRenderView"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const bulkRegionsRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["action"]> = ["delete", "set-kind"];
 export const bulkRegionsRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];

@@ -31,7 +31,8 @@ const edited = (v: Schemas['AudiobookapiCastEditView']): CastEdited => ({ book: 
 
 export const audiobookApi = {
   list: async (): Promise<Summary[]> => (await call('get', '/api/audiobook/books', {})).books ?? [],
-  /** Uploads a TXT or EPUB (multipart, with upload progress 0..1); the server splits and casts it by rules before it answers. */
+  /** Uploads a TXT or EPUB (multipart, with upload progress 0..1): the server checks it and answers the book importing
+   *  (status importing); its import job splits and casts it by rules, then the book is ready or failed (with its error). */
   async upload(file: File, onProgress: (sent: number) => void = () => {}): Promise<Book> {
     const form = new FormData();
     form.append('file', file, file.name);
@@ -280,6 +281,17 @@ export function castNote(job: Pick<Job, 'status' | 'error' | 'result'>): { ok: b
   if (r.verify_requests) parts.push(`verified with ${r.verify_requests} request(s): ${r.agreed ?? 0} agreed, ${r.disputed ?? 0} disputed`);
   if (r.kept_hand_set) parts.push(`${r.kept_hand_set} speaker(s) set by hand kept`);
   return { ok: true, text: `${parts.join('; ')}.` };
+}
+
+/** What a book's import shows: nothing once ready; while importing, the job's step and progress;
+ *  failed, the reason the server recorded (a sentence: its own fault, or that the import stopped). */
+export function importNote(b: Pick<Book, 'status' | 'error' | 'filename'> & { import_job_status?: Pick<Job, 'status' | 'progress' | 'message'> }):
+  { state: Book['status']; text: string } {
+  if (b.status === 'ready') return { state: 'ready', text: '' };
+  if (b.status === 'failed') return { state: 'failed', text: `The import failed: ${(b.error || 'no reason was recorded').replace(/\.?$/, '.')}` };
+  const j = b.import_job_status;
+  if (!j || j.status === 'queued') return { state: 'importing', text: `Importing ${b.filename}: waiting to start…` };
+  return { state: 'importing', text: `Importing ${b.filename}: ${j.message || 'working'} (${Math.round((j.progress ?? 0) * 100)}%)…` };
 }
 
 /** A render or job has ended. */

@@ -44,72 +44,11 @@ const (
 // documents before the first chapter (title page, copyright) and Project
 // Gutenberg's header and licence.
 func ParseEPUB(data []byte) (Book, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return Book{}, fmt.Errorf("epub: not a zip archive (%v): %w", err, ErrInvalid)
-	}
-	files := map[string]*zip.File{}
-	for _, f := range zr.File {
-		files[f.Name] = f
-	}
-	// budget is what may still be unpacked; every read takes from it.
-	budget := int64(MaxUnpackedBytes)
-	read := func(name string) ([]byte, error) {
-		f := files[name]
-		if f == nil {
-			return nil, fmt.Errorf("epub: %s is missing: %w", name, ErrInvalid)
-		}
-		if f.UncompressedSize64 > MaxEntryBytes {
-			return nil, fmt.Errorf("epub: %s unpacks to %d bytes, at most %d: %w", name, f.UncompressedSize64, MaxEntryBytes, ErrTooLarge)
-		}
-		if f.UncompressedSize64 > uint64(budget) {
-			return nil, fmt.Errorf("epub: the archive unpacks to more than %d bytes: %w", MaxUnpackedBytes, ErrTooLarge)
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, fmt.Errorf("epub: open %s: %v: %w", name, err, ErrInvalid)
-		}
-		defer rc.Close()
-		b, err := io.ReadAll(io.LimitReader(rc, min(budget, MaxEntryBytes)+1))
-		budget -= int64(len(b))
-		if err != nil || budget < 0 || len(b) > MaxEntryBytes {
-			return nil, fmt.Errorf("epub: read %s: too large or broken: %w", name, ErrInvalid)
-		}
-		return b, nil
-	}
-
-	raw, err := read("META-INF/container.xml")
+	a, err := openEPUB(data)
 	if err != nil {
 		return Book{}, err
 	}
-	var container struct {
-		Rootfiles []struct {
-			Path string `xml:"full-path,attr"`
-		} `xml:"rootfiles>rootfile"`
-	}
-	if err := unmarshal(raw, &container); err != nil || len(container.Rootfiles) == 0 || container.Rootfiles[0].Path == "" {
-		return Book{}, fmt.Errorf("epub: container.xml names no package document: %w", ErrInvalid)
-	}
-	opfPath := container.Rootfiles[0].Path
-	if raw, err = read(opfPath); err != nil {
-		return Book{}, err
-	}
-	var opf opfPackage
-	if err := unmarshal(raw, &opf); err != nil {
-		return Book{}, fmt.Errorf("epub: package document %s: %v: %w", opfPath, err, ErrInvalid)
-	}
-	if len(opf.Spine.Items) == 0 {
-		return Book{}, fmt.Errorf("epub: package document %s has no spine: %w", opfPath, ErrInvalid)
-	}
-	items := map[string]opfItem{}
-	for _, it := range opf.Manifest {
-		it.Href = resolve(opfPath, it.Href)
-		items[it.ID] = it
-	}
-	if err := checkSpine(opf, items, files, budget); err != nil {
-		return Book{}, err
-	}
-
+	opf, items, read := a.opf, a.items, a.read
 	toc, navPath := tableOfContents(opf, items, read)
 	b := Book{Title: first(opf.Metadata.Titles), Author: strings.Join(opf.Metadata.Creators, ", ")}
 	var sb strings.Builder
@@ -153,6 +92,93 @@ func ParseEPUB(data []byte) (Book, error) {
 		}
 	}
 	return b, nil
+}
+
+// CheckEPUB judges an EPUB from its zip directory, container and package
+// document alone, without unpacking a spine document: what an upload can
+// be refused for at once (not a zip, no spine, a spine too long, listing a
+// document twice or unpacking past the budget). A file that passes may
+// still be refused by ParseEPUB (its text past MaxTextBytes).
+func CheckEPUB(data []byte) error {
+	_, err := openEPUB(data)
+	return err
+}
+
+// epubArchive is an EPUB opened and checked: its package document and the
+// reader of its entries, which takes from one unpacking budget.
+type epubArchive struct {
+	opf   opfPackage
+	items map[string]opfItem
+	read  func(name string) ([]byte, error)
+}
+
+func openEPUB(data []byte) (epubArchive, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return epubArchive{}, fmt.Errorf("epub: not a zip archive (%v): %w", err, ErrInvalid)
+	}
+	files := map[string]*zip.File{}
+	for _, f := range zr.File {
+		files[f.Name] = f
+	}
+	// budget is what may still be unpacked; every read takes from it.
+	budget := int64(MaxUnpackedBytes)
+	read := func(name string) ([]byte, error) {
+		f := files[name]
+		if f == nil {
+			return nil, fmt.Errorf("epub: %s is missing: %w", name, ErrInvalid)
+		}
+		if f.UncompressedSize64 > MaxEntryBytes {
+			return nil, fmt.Errorf("epub: %s unpacks to %d bytes, at most %d: %w", name, f.UncompressedSize64, MaxEntryBytes, ErrTooLarge)
+		}
+		if f.UncompressedSize64 > uint64(budget) {
+			return nil, fmt.Errorf("epub: the archive unpacks to more than %d bytes: %w", MaxUnpackedBytes, ErrTooLarge)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, fmt.Errorf("epub: open %s: %v: %w", name, err, ErrInvalid)
+		}
+		defer rc.Close()
+		b, err := io.ReadAll(io.LimitReader(rc, min(budget, MaxEntryBytes)+1))
+		budget -= int64(len(b))
+		if err != nil || budget < 0 || len(b) > MaxEntryBytes {
+			return nil, fmt.Errorf("epub: read %s: too large or broken: %w", name, ErrInvalid)
+		}
+		return b, nil
+	}
+
+	raw, err := read("META-INF/container.xml")
+	if err != nil {
+		return epubArchive{}, err
+	}
+	var container struct {
+		Rootfiles []struct {
+			Path string `xml:"full-path,attr"`
+		} `xml:"rootfiles>rootfile"`
+	}
+	if err := unmarshal(raw, &container); err != nil || len(container.Rootfiles) == 0 || container.Rootfiles[0].Path == "" {
+		return epubArchive{}, fmt.Errorf("epub: container.xml names no package document: %w", ErrInvalid)
+	}
+	opfPath := container.Rootfiles[0].Path
+	if raw, err = read(opfPath); err != nil {
+		return epubArchive{}, err
+	}
+	var opf opfPackage
+	if err := unmarshal(raw, &opf); err != nil {
+		return epubArchive{}, fmt.Errorf("epub: package document %s: %v: %w", opfPath, err, ErrInvalid)
+	}
+	if len(opf.Spine.Items) == 0 {
+		return epubArchive{}, fmt.Errorf("epub: package document %s has no spine: %w", opfPath, ErrInvalid)
+	}
+	items := map[string]opfItem{}
+	for _, it := range opf.Manifest {
+		it.Href = resolve(opfPath, it.Href)
+		items[it.ID] = it
+	}
+	if err := checkSpine(opf, items, files, budget); err != nil {
+		return epubArchive{}, err
+	}
+	return epubArchive{opf: opf, items: items, read: read}, nil
 }
 
 // checkSpine refuses, from the package document and the zip directory

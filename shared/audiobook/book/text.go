@@ -19,11 +19,8 @@ import (
 // headings. filename names the book only when the text does not.
 func ParseText(data []byte, filename string) (Book, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if len(bytes.TrimSpace(data)) == 0 {
-		return Book{}, fmt.Errorf("%s: the file is empty: %w", filename, ErrInvalid)
-	}
-	if binary(data) {
-		return Book{}, fmt.Errorf("%s: the file is binary, not text: %w", filename, ErrInvalid)
+	if err := CheckText(data, filename); err != nil {
+		return Book{}, err
 	}
 	var all string
 	if utf8.Valid(data) {
@@ -53,6 +50,18 @@ func ParseText(data []byte, filename string) (Book, error) {
 	}
 	b.Chapters = findChapters(b.Text, b.Title)
 	return b, nil
+}
+
+// CheckText refuses at once what is not text: an empty or binary file.
+func CheckText(data []byte, filename string) error {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("%s: the file is empty: %w", filename, ErrInvalid)
+	}
+	if binary(data) {
+		return fmt.Errorf("%s: the file is binary, not text: %w", filename, ErrInvalid)
+	}
+	return nil
 }
 
 // binary reports whether data looks like something other than text: a NUL

@@ -38,7 +38,7 @@ func Module(dial DialLLM) platform.New {
 		return platform.Module{
 			Name:       "audiobook",
 			Operations: Operations(svc),
-			Jobs:       map[string]jobs.Handler{audiobook.CastJobKind: svc.CastJob, audiobook.RenderJobKind: svc.RenderJob},
+			Jobs:       map[string]jobs.Handler{audiobook.CastJobKind: svc.CastJob, audiobook.RenderJobKind: svc.RenderJob, audiobook.ImportJobKind: svc.ImportJob},
 		}, nil
 	}
 }
@@ -116,6 +116,7 @@ type BookView struct {
 	Cast            []audiobook.Character `json:"cast"`
 	CastJobStatus   *jobsapi.View         `json:"cast_job_status,omitempty" doc:"the last cast job (POST /api/attribute-spans)"`
 	RenderJobStatus *jobsapi.View         `json:"render_job_status,omitempty" doc:"the last render job"`
+	ImportJobStatus *jobsapi.View         `json:"import_job_status,omitempty" doc:"the import job (parse, split, cast by rules)"`
 }
 
 func etag(revision int64) string { return strconv.Quote(strconv.FormatInt(revision, 10)) }
@@ -130,7 +131,7 @@ func view(ctx context.Context, svc *audiobook.Service, b audiobook.Book, status 
 	for _, j := range []struct {
 		id  string
 		out **jobsapi.View
-	}{{b.CastJob, &v.CastJobStatus}, {b.RenderJob, &v.RenderJobStatus}} {
+	}{{b.CastJob, &v.CastJobStatus}, {b.RenderJob, &v.RenderJobStatus}, {b.ImportJob, &v.ImportJobStatus}} {
 		if j.id == "" {
 			continue
 		}
@@ -142,25 +143,39 @@ func view(ctx context.Context, svc *audiobook.Service, b audiobook.Book, status 
 	return &BookOutput{Status: status, ETag: etag(b.Revision), Body: v}, nil
 }
 
+// ImportOutput answers an upload: the book, importing.
+type ImportOutput struct {
+	Status   int
+	Location string `header:"Location" doc:"the book: poll it until its status is ready or failed"`
+	Body     BookView
+}
+
 func uploadBook(svc *audiobook.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
 		OperationID: "upload-book", Method: http.MethodPost, Path: "/api/audiobook/books",
-		Summary: fmt.Sprintf("Upload a book (TXT in UTF-8 or Latin-1, or EPUB; at most %d bytes): it is split into narration and dialogue spans from its quotation marks, "+
-			"its cast is found and the speakers its text shows are named by rules, with no LLM. A file that is not a book answers 422 and stores nothing", audiobook.MaxUploadBytes),
-		Tags: tags, DefaultStatus: http.StatusCreated, MaxBodyBytes: audiobook.MaxUploadBytes + 1<<20,
+		Summary: fmt.Sprintf("Upload a book (TXT in UTF-8 or Latin-1, or EPUB; at most %d bytes). What is cheap and certain is checked at once: "+
+			"an empty, binary or oversized file, a broken EPUB or one whose zip directory or spine is over the limits answers 413 or 422 and stores nothing. "+
+			"Otherwise the answer is 202 with the book in status importing and Location naming it: the import job splits it into narration and dialogue spans "+
+			"from its quotation marks, finds its cast and names the speakers its text shows by rules, with no LLM; the book then turns ready, "+
+			"or failed with its error (a text over the limit, found only once unpacked)", audiobook.MaxUploadBytes),
+		Tags: tags, DefaultStatus: http.StatusAccepted, MaxBodyBytes: audiobook.MaxUploadBytes + 1<<20,
 	}, func(ctx context.Context, in *struct {
 		RawBody huma.MultipartFormFiles[UploadForm]
-	}) (*BookOutput, error) {
+	}) (*ImportOutput, error) {
 		f := in.RawBody.Data().File
 		data, err := io.ReadAll(io.LimitReader(f, audiobook.MaxUploadBytes+1))
 		if err != nil {
 			return nil, err
 		}
-		b, err := svc.Import(ctx, f.Filename, data)
+		b, _, err := svc.StartImport(ctx, f.Filename, data)
 		if err != nil {
 			return nil, err
 		}
-		return view(ctx, svc, b, http.StatusCreated)
+		v, err := view(ctx, svc, b, http.StatusAccepted)
+		if err != nil {
+			return nil, err
+		}
+		return &ImportOutput{Status: http.StatusAccepted, Location: "/api/audiobook/books/" + b.ID, Body: v.Body}, nil
 	})
 }
 

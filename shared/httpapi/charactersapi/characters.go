@@ -185,9 +185,15 @@ func (b BookTexts) Text(ctx context.Context, id string) (string, string, error) 
 	var meta struct {
 		Title   string `json:"title"`
 		TextKey string `json:"text_key"`
+		Status  string `json:"status"`
 	}
 	if err := json.Unmarshal(it.Data, &meta); err != nil || meta.TextKey == "" {
 		return "", "", fmt.Errorf("%w: book %s has no text", characters.ErrInvalid, id)
+	}
+	// A book has its text once its import job made it ready (no status:
+	// stored before imports ran as jobs).
+	if meta.Status != "" && meta.Status != "ready" { // audiobook.StatusReady, not linked here
+		return "", "", fmt.Errorf("%w: book %s is %s, not ready: its characters can be found once it is imported", characters.ErrConflict, id, meta.Status)
 	}
 	rc, _, err := b.Blobs.Get(ctx, meta.TextKey)
 	if err != nil {
