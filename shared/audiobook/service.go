@@ -75,7 +75,11 @@ func (s *Service) Import(ctx context.Context, filename string, data []byte) (Boo
 	}
 	bk, format, err := parse(filename, data)
 	if err != nil {
-		return Book{}, fmt.Errorf("%s: %w", filename, err)
+		// A text book's errors name the file already; an EPUB's do not.
+		if format == "epub" {
+			err = fmt.Errorf("%s: %w", filename, err)
+		}
+		return Book{}, err
 	}
 	sp := spans.SplitBook(bk)
 	if len(sp) > MaxSegments {

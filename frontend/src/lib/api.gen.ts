@@ -2250,6 +2250,7 @@ export interface components {
             /** Format: date-time */
             created: string;
             error?: string;
+            error_cause?: string;
             id: string;
             /** Format: int64 */
             page_count: number;
@@ -2328,6 +2329,7 @@ export interface components {
             /** Format: date-time */
             created: string;
             error?: string;
+            error_cause?: string;
             id: string;
             /** Format: int64 */
             page_count: number;
