@@ -71,6 +71,7 @@ export default async function ({ server, browser }) {
       await waitUntil('the pager knows the page count', () => page.evaluate(() => document.querySelectorAll('nav.pager a').length), (n) => n >= 2);
       const links = await pager.getByRole('link').allInnerTexts();
       check(!links.some((t) => t.includes('Page 3')), `the last page offers no next page: ${links}`);
+      check((await hiddenShown(page)).length === 0, `nothing marked hidden is displayed on the page view: ${await hiddenShown(page)}`);
     });
 
     await test(`tester (${vp.name}): a stray full stop on its own line does not double the paragraph's period`, async () => {
@@ -188,6 +189,7 @@ export default async function ({ server, browser }) {
       await prose.getByText('Mary waited at the window', { exact: false }).waitFor();
       const text = await prose.innerText();
       check(!text.includes('The Post'), `the prose does not repeat the heading: ${JSON.stringify(text)}`);
+      check((await hiddenShown(page)).length === 0, `nothing marked hidden is displayed in the book view: ${await hiddenShown(page)}`);
     });
 
     await test(`tester (${vp.name}): Delete and Undo leave the focus on the next region and on the restored one`, async () => {
