@@ -28,9 +28,11 @@ export LECTERN_TOOLS
 LAMBDA_GOFLAGS := -tags=lambda.norpc -trimpath -ldflags=-s
 export LAMBDA_GOFLAGS
 
+# No flags: serve reads LECTERN_ADDR and LECTERN_DATA (defaults 127.0.0.1:8080
+# and ./data), so `LECTERN_ADDR=127.0.0.1:9999 make run` serves there.
 run: build
-	mkdir -p data
-	./bin/lectern serve --addr 127.0.0.1:8080 --data ./data
+	mkdir -p "$${LECTERN_DATA:-data}"
+	./bin/lectern serve
 
 build: deps frontend
 	go build -o bin/lectern ./cmd/lectern

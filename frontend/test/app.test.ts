@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, explain, firstSentence } from '../src/lib/api';
+import { ApiError, CAUSE, explain } from '../src/lib/api';
 import { retryDelay } from '../src/lib/connection';
 import { sameEngineURL } from '../src/lib/engines';
 import { ingesting, pagesLabel, type Issue } from '../src/lib/magazine';
@@ -12,32 +12,28 @@ describe('connection banner', () => {
 });
 
 describe('error texts', () => {
-  it('shows the first sentence and keeps the rest for the details', () => {
+  it('shows the whole sentence for the user and keeps the rest for the details', () => {
     const e = new ApiError(422, {
       title: 'Unprocessable Entity',
       detail: 'The box is off the page. It ends at x=900 on a page 612 wide.',
       errors: [{ location: 'body.bbox', message: 'outside the page' }],
     });
     const shown = explain(e);
-    expect(shown.short).toBe('The box is off the page.');
-    expect(shown.details).toEqual([
-      'HTTP 422 Unprocessable Entity',
-      'The box is off the page. It ends at x=900 on a page 612 wide.',
-      'body.bbox: outside the page',
-    ]);
+    expect(shown.short).toBe('The box is off the page. It ends at x=900 on a page 612 wide.');
+    expect(shown.details).toEqual(['HTTP 422 Unprocessable Entity', 'body.bbox: outside the page']);
   });
   it('says there was no answer when the server did not reply', () => {
     const shown = explain(new ApiError(0, { title: 'Server unreachable', detail: 'The server did not answer.' }));
     expect(shown.short).toBe('The server did not answer.');
     expect(shown.details).toEqual(['no answer from the server']);
   });
-  it('cuts a long sentence at 140 characters', () => {
-    const s = firstSentence('x'.repeat(300));
-    expect(s.length).toBe(140);
-    expect(s.endsWith('…')).toBe(true);
-  });
-  it('keeps decimals and URLs whole', () => {
-    expect(firstSentence('engine at http://127.0.0.1:9/v1 answered 401.')).toBe('engine at http://127.0.0.1:9/v1 answered 401.');
+  it('never cuts a long sentence, and keeps the technical cause out of it', () => {
+    const detail = `This PDF is damaged or cut short, so its pages cannot be read. ${'Download or export it again and upload the new copy. '.repeat(3)}`.trim();
+    const e = new ApiError(422, { title: 'Unprocessable Entity', detail, errors: [{ location: CAUSE, message: 'corrupt: read context: xref table: unexpected eof' }] });
+    const shown = explain(e);
+    expect(shown.short).toBe(detail);
+    expect(shown.details).toContain('Cause: corrupt: read context: xref table: unexpected eof');
+    expect(e.message).toBe(detail);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  appendSegments, castModeFrom, importNote, MAX_UPLOAD_BYTES, uploadProblem, castNote, colourIndex, contrast, groupParagraphs, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
+  appendSegments, castModeFrom, importNote, MAX_UPLOAD_BYTES, uploadProblem, castNote, colourIndex, contrast, groupParagraphs, withoutHeading, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
   replaceSegment, saveCastMode, segmentPosition, speakerChoices, speakerColour, SPAN_MODE_KEY, type Character, type Segment,
 } from '../src/lib/audiobook';
 
@@ -85,6 +85,15 @@ describe('segments as paragraphs', () => {
     ]);
     expect(ps[1].pieces.map((p) => p.seg.kind)).toEqual(['narration', 'dialogue', 'narration', 'dialogue']);
     expect(new Set(ps.map((p) => p.key)).size).toBe(ps.length);
+  });
+
+  it('the chapter heading, shown as the title, is not shown again in the prose (one line or two)', () => {
+    const one = groupParagraphs([seg('CHAPTER I. Down the Rabbit-Hole\n\nAlice was tired.')]);
+    expect(said(withoutHeading(one, 'CHAPTER I. Down the Rabbit-Hole'))).toEqual(['Alice was tired.']);
+    const two = groupParagraphs([seg('CHAPTER I.\n\nDown the Rabbit-Hole\n\nAlice was tired.')]);
+    expect(said(withoutHeading(two, 'CHAPTER I. Down the Rabbit-Hole'))).toEqual(['Alice was tired.']);
+    const none = groupParagraphs([seg('Alice was tired.')]);
+    expect(said(withoutHeading(none, 'Opening'))).toEqual(['Alice was tired.']);
   });
 
   it('a quotation over two paragraphs is one segment in both, its second piece not a new line start', () => {

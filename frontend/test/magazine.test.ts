@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addRegionRequestKindValues, bulkRegionsRequestKindValues, reviewRegionPatchKindValues } from '../src/lib/api.gen';
-import { inReadingOrder, KIND_COLORS, KINDS, kindColor, livePage, magazineApi, parseMagazineHash, progressOf, toDisplay, type IssueView, type Page, type Step } from '../src/lib/magazine';
+import { inReadingOrder, KIND_COLORS, KINDS, kindColor, livePage, magazineApi, parseMagazineHash, progressOf, progressText, toDisplay, type IssueView, type Page, type Step } from '../src/lib/magazine';
 
 function view(over: Partial<IssueView>): IssueView {
   return { id: 'abc12345', title: 't', status: 'processing', source_key: '', page_count: 3, pages_done: 0, revision: 1, created: '', updated: '', pages: [], ...over };
@@ -19,6 +19,12 @@ describe('magazine helpers', () => {
     });
     expect(progressOf(v)).toEqual({ done: 1, total: 3, fraction: 1 / 3, label: 'Page 2: text read, finding figures' });
     expect(livePage(v)).toBe(2);
+  });
+
+  it('the progress line gives the count once, also when no page is busy', () => {
+    const v = view({ pages: [step(1, 'order', true), step(2, 'queued', false), step(3, 'queued', false)] });
+    expect(progressText(progressOf(v))).toBe('Reading pages — 1 of 3 pages');
+    expect(progressText(progressOf(view({ page_count: 0 })))).toBe('Checking the PDF…');
   });
 
   it('a ready issue with failed pages says so; a failed issue gives its reason', () => {

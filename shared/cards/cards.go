@@ -67,6 +67,22 @@ type cardError struct {
 func (e *cardError) Error() string   { return fmt.Sprintf("card %q: %v", e.card, e.err) }
 func (e *cardError) Unwrap() []error { return []error{e.err, e.kind} }
 
+// Explanation is what a user reads when nothing answered at the card's URL:
+// the card and what to check; the network's own words ("dial tcp …:
+// connection refused") stay the cause. An engine that answered (a 401, a
+// 500) is already told in the error's own text, which names its URL.
+func (e *cardError) Explanation() string {
+	var op *net.OpError
+	if e.kind != ErrEngine || !errors.As(e.err, &op) || op.Op != "dial" {
+		return ""
+	}
+	where := ""
+	if u := (*url.Error)(nil); errors.As(e.err, &u) {
+		where = " at " + u.URL
+	}
+	return fmt.Sprintf("Nothing answered%s for engine card %q. Check that the engine is running and that the card's URL and port are right, then try again.", where, e.card)
+}
+
 // Kind is what an engine does.
 type Kind string
 

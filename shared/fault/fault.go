@@ -7,6 +7,7 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Kind is what sort of failure an error is, as a caller needs to know it.
@@ -74,4 +75,51 @@ func KindOf(err error) Kind {
 		return k.Kind()
 	}
 	return Internal
+}
+
+// Explainer is an error that also has a sentence for the user: what
+// happened and what to do. Its Error() stays the technical cause, which
+// transports show apart from the sentence (a problem's cause).
+type Explainer interface {
+	error
+	Explanation() string
+}
+
+// Explain gives err a sentence for the user, keeping err (its kind and its
+// text) as the technical cause.
+func Explain(err error, sentence string) error {
+	return &explained{err: err, sentence: sentence}
+}
+
+type explained struct {
+	err      error
+	sentence string
+}
+
+func (e *explained) Error() string       { return e.err.Error() }
+func (e *explained) Unwrap() error       { return e.err }
+func (e *explained) Explanation() string { return e.sentence }
+
+// ExplanationOf finds the first sentence for the user in err's chain.
+func ExplanationOf(err error) (string, bool) {
+	var x Explainer
+	if errors.As(err, &x) && x.Explanation() != "" {
+		return x.Explanation(), true
+	}
+	return "", false
+}
+
+// Tidy drops a segment of an error text that repeats the one before it
+// ("a.txt: a.txt: empty" → "a.txt: empty"), as happens when two layers
+// each name the same thing while wrapping.
+func Tidy(msg string) string {
+	parts := strings.Split(msg, ": ")
+	kept := parts[:1]
+	for _, p := range parts[1:] {
+		if p == kept[len(kept)-1] {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return strings.Join(kept, ": ")
 }

@@ -58,3 +58,30 @@ func TestKindNames(t *testing.T) {
 		}
 	}
 }
+
+func TestTidyDropsRepeatedSegments(t *testing.T) {
+	for in, want := range map[string]string{
+		"binary.txt: binary.txt: the file is binary":         "binary.txt: the file is binary",
+		"corrupt: read context: xref table: xref table: eof": "corrupt: read context: xref table: eof",
+		"a: b: a: c": "a: b: a: c",
+		"plain":      "plain",
+	} {
+		if got := Tidy(in); got != want {
+			t.Errorf("Tidy(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestExplanationKeepsKindAndCause(t *testing.T) {
+	cause := fmt.Errorf("x: %w", New(Invalid, "bad"))
+	err := fmt.Errorf("wrapped: %w", Explain(cause, "Say what to do."))
+	if s, ok := ExplanationOf(err); !ok || s != "Say what to do." {
+		t.Fatalf("ExplanationOf = %q, %v", s, ok)
+	}
+	if KindOf(err) != Invalid || err.Error() != "wrapped: x: bad" {
+		t.Fatalf("kind %v, text %q: the cause must stay as it was", KindOf(err), err.Error())
+	}
+	if _, ok := ExplanationOf(cause); ok {
+		t.Fatal("an error without a sentence has none")
+	}
+}

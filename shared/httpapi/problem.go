@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -39,10 +40,37 @@ func Problem(log *slog.Logger, err error) error {
 		return huma.NewError(StatusClientClosed, "the client closed the request before it was answered")
 	}
 	if status, ok := statusOf[fault.KindOf(err)]; ok {
-		return huma.NewError(status, err.Error())
+		sentence, cause := Explain(err)
+		if cause == "" {
+			return huma.NewError(status, sentence)
+		}
+		return huma.NewError(status, sentence, &huma.ErrorDetail{Location: CauseLocation, Message: cause})
 	}
 	log.Error("internal error", "err", err)
 	return huma.Error500InternalServerError("internal error; see the server log")
+}
+
+// CauseLocation marks the problem's error entry that holds the technical
+// cause, apart from the detail, which is the sentence for the user.
+const CauseLocation = "cause"
+
+// unreachable is the sentence for a call that found nothing at its address,
+// when the error has none of its own: the network's words ("dial tcp …:
+// connection refused") tell a user neither what happened nor what to do.
+const unreachable = "Lectern could not reach an engine or service it calls: nothing answered at its address. Check that it is running and that its URL is right, then try again."
+
+// Explain splits a failure into the sentence for the user and the
+// technical cause ("" when the sentence is the error's own text). Repeated
+// "x: x:" segments are dropped from both.
+func Explain(err error) (sentence, cause string) {
+	text := fault.Tidy(err.Error())
+	if s, ok := fault.ExplanationOf(err); ok {
+		return s, text
+	}
+	if op := (*net.OpError)(nil); errors.As(err, &op) && op.Op == "dial" {
+		return unreachable, text
+	}
+	return text, ""
 }
 
 // WriteProblem writes a problem document outside huma (auth, unknown paths).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -78,5 +79,40 @@ func TestProblemLogsACancelledRequestAsNoError(t *testing.T) {
 	Problem(slog.New(slog.NewTextHandler(&logged, nil)), fmt.Errorf("upload: %w", context.Canceled))
 	if strings.Contains(logged.String(), "internal error") || strings.Contains(logged.String(), "level=ERROR") {
 		t.Fatalf("a client that left is logged as a fault: %s", logged.String())
+	}
+}
+
+// A problem's detail is the sentence for the user; the technical cause is a
+// separate entry, and a repeated "x: x:" never reaches either.
+func TestProblemGivesASentenceAndTheCauseApart(t *testing.T) {
+	for _, tc := range []struct {
+		name, detailHas, causeHas string
+		err                       error
+	}{
+		{"a cut-short PDF", "damaged or cut short", "xref table: unexpected eof",
+			fmt.Errorf("upload: %w", &pdf.InvalidInputError{Reason: pdf.ReasonCorrupt, Detail: "read context: xref table: xref table: unexpected eof"})},
+		{"an engine that does not answer", "Check that it is running", "connection refused",
+			fmt.Errorf("%w: %w", fault.New(fault.Upstream, "engine call failed"),
+				&net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connect: connection refused")})},
+		{"a sentence of its own", "holds binary data", "binary.txt: the file is binary",
+			fault.Explain(fmt.Errorf("binary.txt: binary.txt: the file is binary: %w", fault.New(fault.Invalid, "not a book")), "binary.txt holds binary data.")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var model *huma.ErrorModel
+			if !errors.As(Problem(slog.Default(), tc.err), &model) {
+				t.Fatalf("Problem(%v) is not a problem document", tc.err)
+			}
+			if !strings.Contains(model.Detail, tc.detailHas) || strings.Contains(model.Detail, "dial tcp") || strings.Contains(model.Detail, "xref") {
+				t.Errorf("detail %q: want a sentence with %q and no technical cause", model.Detail, tc.detailHas)
+			}
+			if len(model.Errors) != 1 || model.Errors[0].Location != CauseLocation || !strings.Contains(model.Errors[0].Message, tc.causeHas) {
+				t.Fatalf("errors %+v: want one cause entry with %q", model.Errors, tc.causeHas)
+			}
+			for _, seg := range []string{"xref table: xref table", "binary.txt: binary.txt"} {
+				if strings.Contains(model.Errors[0].Message, seg) {
+					t.Errorf("cause %q repeats a segment", model.Errors[0].Message)
+				}
+			}
+		})
 	}
 }

@@ -256,7 +256,7 @@ func MergeNext(p Page, id string) (Page, string, Membership, error) {
 	if !halves(a, b) {
 		a.OriginalText = strings.TrimSpace(a.OriginalText + " " + bo)
 	}
-	a.Text = strings.TrimSpace(a.Text + " " + b.Text)
+	a.Text = JoinRun(a.Text, b.Text)
 	a.BBox = a.BBox.Union(b.BBox)
 	a.CropKey = ""
 	p.Regions[i] = a

@@ -106,7 +106,8 @@ type Issue struct {
 	PagesDone  int         `json:"pages_done"`
 	Step       string      `json:"step,omitempty"`
 	Revision   int64       `json:"revision"`
-	Error      string      `json:"error,omitempty"` // why the whole issue failed
+	Error      string      `json:"error,omitempty"`       // why the whole issue failed, for the user
+	ErrorCause string      `json:"error_cause,omitempty"` // its technical cause, when Error is a sentence apart
 	PageErrors []PageError `json:"page_errors,omitempty"`
 	Created    time.Time   `json:"created"`
 	Updated    time.Time   `json:"updated"`

@@ -85,6 +85,50 @@ func (e *InvalidInputError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Reason, e.Detail)
 }
 
+// Explanation is the refusal as a user reads it: what is wrong with the
+// file and what to do; Error() stays the technical cause.
+func (e *InvalidInputError) Explanation() string {
+	what, ok := explanations[e.Reason]
+	if !ok {
+		return ""
+	}
+	if e.Page > 0 {
+		return fmt.Sprintf("Page %d: %s", e.Page, what)
+	}
+	return what
+}
+
+// ExplainText is Explanation for a refusal known only by its text, as it
+// reaches the issue record after crossing Step Functions ("corrupt: …",
+// "page 3: timeout: …"); "" when text is not a refusal's.
+func ExplainText(text string) string {
+	e := InvalidInputError{}
+	if n, err := fmt.Sscanf(text, "page %d: ", &e.Page); n == 1 && err == nil {
+		_, text, _ = strings.Cut(text, ": ")
+	}
+	reason, _, ok := strings.Cut(text, ": ")
+	if !ok {
+		return ""
+	}
+	e.Reason = Reason(reason)
+	return e.Explanation()
+}
+
+var explanations = map[Reason]string{
+	ReasonNotPDF:       "This file is not a PDF. Upload the issue as a PDF file.",
+	ReasonCorrupt:      "This PDF is damaged or cut short, so its pages cannot be read. Download or export it again and upload the new copy.",
+	ReasonEncrypted:    "This PDF is locked with a password. Remove the password (save an unlocked copy) and upload that.",
+	ReasonNoPages:      "This PDF has no pages. Check that it is the right file.",
+	ReasonTooManyPages: "This PDF has more pages than Lectern takes. Split it into parts and upload them one by one.",
+	ReasonTooLarge:     "This PDF is larger than Lectern takes. Upload a smaller file, or split it into parts.",
+	ReasonBrokenPage:   "This page is damaged and could not be read. The other pages are kept; a new copy of the PDF may fix it.",
+	ReasonImageBudget:  "A picture on this page is too large to decode safely. A copy of the PDF saved with smaller pictures will read.",
+	ReasonRenderBudget: "This page is too large to draw safely. A copy of the PDF with smaller pages will read.",
+	ReasonContentSize:  "This page holds too many drawing instructions to read safely. A simplified copy of the PDF will read.",
+	ReasonMemoryBudget: "This page needs more memory than Lectern allows for one page. A simplified copy of the PDF will read.",
+	ReasonTimeout:      "This page took too long to read and was stopped. A simplified copy of the PDF will read.",
+}
+
 // Kind files the refusal: too large, or invalid.
 func (e *InvalidInputError) Kind() fault.Kind {
 	if e.Reason == ReasonTooLarge {

@@ -227,7 +227,7 @@ func joinText(prev, next string) string {
 	if strings.HasSuffix(prev, "-") && len(prev) > 1 && unicode.IsLetter(rune(prev[len(prev)-2])) && startsLower(next) {
 		return strings.TrimSuffix(prev, "-") + next
 	}
-	return prev + " " + next
+	return magazine.JoinRun(prev, next)
 }
 
 // columnTolerance: line pieces of one block whose left edges are within this

@@ -789,10 +789,16 @@ func (s *Steps) FailIssue(ctx context.Context, in FailIssueInput) (map[string]st
 	if !ok {
 		return nil, &StepError{Reason: "bad-source-key", Detail: in.SourceKey}
 	}
-	msg := capText(causeMessage(in.Error.Error, in.Error.Cause))
+	msg := capText(fault.Tidy(causeMessage(in.Error.Error, in.Error.Cause)))
+	// A refused PDF gets the sentence a user acts on; its cause is kept apart.
+	cause := ""
+	if human := pdf.ExplainText(msg); human != "" {
+		msg, cause = human, msg
+	}
 	_, err := s.Repo.Update(ctx, id, func(is *magazine.Issue) error {
 		is.Status = magazine.IssueFailed
 		is.Error = msg
+		is.ErrorCause = cause
 		is.Step = "failed"
 		return nil
 	})

@@ -526,10 +526,12 @@ func TestFailIssue(t *testing.T) {
 	in.SourceKey = issues.SourceKey(id)
 	in.Error.Error, in.Error.Cause = stepErrorName(err), err.Error()
 	out, err := f.steps.FailIssue(ctx, in)
-	if err != nil || out["issue_id"] != id || out["error"] != in.Error.Cause {
+	// The refusal is stored as the sentence a user acts on, its text as the cause.
+	want := (&pdf.InvalidInputError{Reason: pdf.ReasonNotPDF}).Explanation()
+	if err != nil || out["issue_id"] != id || out["error"] != want {
 		t.Fatalf("fail issue = %v, %v", out, err)
 	}
-	if is := f.issue(t, id); is.Status != magazine.IssueFailed || is.Error != in.Error.Cause || is.Title != "Locked" {
+	if is := f.issue(t, id); is.Status != magazine.IssueFailed || is.Error != want || is.ErrorCause != in.Error.Cause || is.Title != "Locked" {
 		t.Errorf("issue after fail = %+v", is)
 	}
 

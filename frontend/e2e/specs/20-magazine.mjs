@@ -39,7 +39,7 @@ export default async function ({ server, browser }) {
     await page.goto(`${server.base}/#/magazine`);
     await page.setInputFiles('#pdf', { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('plain text, not a PDF') });
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByRole('alert').filter({ hasText: 'not-a-pdf' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'This file is not a PDF. Upload the issue as a PDF file.' }).waitFor();
     const list = await getJSON(`${server.base}/api/magazine`);
     check(list.issues.length === 1, `only the good issue is listed (got ${list.issues.length})`);
     await page.close();

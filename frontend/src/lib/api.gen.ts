@@ -2276,6 +2276,7 @@ export interface components {
             /** Format: date-time */
             created: string;
             error?: string;
+            error_cause?: string;
             id: string;
             /** Format: int64 */
             page_count: number;
@@ -2354,6 +2355,7 @@ export interface components {
             /** Format: date-time */
             created: string;
             error?: string;
+            error_cause?: string;
             id: string;
             /** Format: int64 */
             page_count: number;

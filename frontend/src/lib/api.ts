@@ -64,7 +64,7 @@ export class ApiError extends Error {
 /** One readable sentence from a problem body. */
 export function describeProblem(status: number, p: Problem): string {
   const parts = [p.detail || p.title || `HTTP ${status}`];
-  for (const e of (p.errors ?? []).slice(0, 3)) {
+  for (const e of (p.errors ?? []).filter((x) => x.location !== CAUSE).slice(0, 3)) {
     if (e.message) parts.push(e.location ? `${e.location}: ${e.message}` : e.message);
   }
   return parts.join(' — ');
@@ -199,27 +199,21 @@ export function sendWithProgress(method: string, url: string, body: Blob | FormD
   });
 }
 
-/** What to show for a failure: one short sentence, and the details (status,
- *  every message of the problem body) for a "Details" disclosure. */
-export function explain(e: unknown): { short: string; details: string[] } {
-  if (!(e instanceof ApiError)) {
-    const text = e instanceof Error ? e.message : String(e);
-    return { short: firstSentence(text), details: text.length > 140 ? [text] : [] };
-  }
-  const p = e.problem;
-  const full = p.detail || p.title || `HTTP ${e.status}`;
-  const details = [e.status ? `HTTP ${e.status}${p.title ? ` ${p.title}` : ''}` : 'no answer from the server'];
-  if (p.detail && firstSentence(p.detail) !== p.detail) details.push(p.detail);
-  for (const x of p.errors ?? []) if (x.message) details.push(x.location ? `${x.location}: ${x.message}` : x.message);
-  return { short: firstSentence(full), details };
-}
+/** Where a problem body keeps the technical cause, apart from its detail (the server's CauseLocation). */
+export const CAUSE = 'cause';
 
-/** The first sentence of a text, at most 140 characters. */
-export function firstSentence(text: string): string {
-  const t = text.trim();
-  const m = /^(.+?[.!?])(\s|$)/s.exec(t);
-  const s = m ? m[1] : t;
-  return s.length > 140 ? `${s.slice(0, 139).trimEnd()}…` : s;
+/** What to show for a failure: the sentence for the user, whole (what
+ *  happened, what to do), and the details (status, the technical cause, every
+ *  other message of the problem body) for a "Details" disclosure. */
+export function explain(e: unknown): { short: string; details: string[] } {
+  if (!(e instanceof ApiError)) return { short: (e instanceof Error ? e.message : String(e)).trim(), details: [] };
+  const p = e.problem;
+  const details = [e.status ? `HTTP ${e.status}${p.title ? ` ${p.title}` : ''}` : 'no answer from the server'];
+  for (const x of p.errors ?? []) {
+    if (!x.message) continue;
+    details.push(x.location === CAUSE ? `Cause: ${x.message}` : x.location ? `${x.location}: ${x.message}` : x.message);
+  }
+  return { short: (p.detail || p.title || `HTTP ${e.status}`).trim(), details };
 }
 
 export const api = {

@@ -224,6 +224,23 @@ export function groupParagraphs(segs: readonly Segment[]): Paragraph[] {
   return out.filter((p) => p.pieces.length > 0);
 }
 
+/** The paragraphs of a chapter without its heading, which the view shows as
+ *  the chapter's title already: the leading narration paragraphs (one, or the
+ *  heading and its title line) whose words are the title's. */
+export function withoutHeading(paragraphs: readonly Paragraph[], title: string): Paragraph[] {
+  const words = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  const want = words(title);
+  let seen = '';
+  for (let i = 0; i < paragraphs.length && want; i++) {
+    const p = paragraphs[i];
+    if (p.pieces.some((x) => x.seg.kind !== 'narration')) break;
+    seen += words(p.pieces.map((x) => x.text).join(' '));
+    if (seen === want) return paragraphs.slice(i + 1);
+    if (!want.startsWith(seen)) break;
+  }
+  return [...paragraphs];
+}
+
 /** Adds a page of segments to those shown, skipping any already there (a page read after an edit may overlap). */
 export function appendSegments(shown: readonly Segment[], page: readonly Segment[]): Segment[] {
   const seen = new Set(shown.map((s) => s.id));

@@ -88,9 +88,15 @@ export function progressOf(view: IssueView): { done: number; total: number; frac
   else if (!total) label = 'Checking the PDF…';
   else {
     const busy = pages.find((p) => !p.done && p.step !== 'queued');
-    label = busy ? `Page ${busy.page}: ${stepLabel(busy.step)}` : `${done} of ${total} pages`;
+    // The count is added by progressText, once: the label says only the step.
+    label = busy ? `Page ${busy.page}: ${stepLabel(busy.step)}` : 'Reading pages';
   }
   return { done, total, fraction: total ? done / total : 0, label };
+}
+
+/** The progress line: the step, then the pages done of the total, once. */
+export function progressText(p: { done: number; total: number; label: string }): string {
+  return p.total ? `${p.label} — ${p.done} of ${p.total} pages` : p.label;
 }
 
 const stepLabels: Record<string, string> = {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/lectern/lectern/shared/fault"
 )
 
 // ParseText reads a plain-text book: UTF-8 (with or without a byte order
@@ -56,10 +58,12 @@ func ParseText(data []byte, filename string) (Book, error) {
 func CheckText(data []byte, filename string) error {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
-		return fmt.Errorf("%s: the file is empty: %w", filename, ErrInvalid)
+		return fault.Explain(fmt.Errorf("%s: the file is empty: %w", filename, ErrInvalid),
+			fmt.Sprintf("%s is empty: there is no text to read. Check that it is the right file.", filename))
 	}
 	if binary(data) {
-		return fmt.Errorf("%s: the file is binary, not text: %w", filename, ErrInvalid)
+		return fault.Explain(fmt.Errorf("%s: the file is binary, not text: %w", filename, ErrInvalid),
+			fmt.Sprintf("%s is not a text file: it holds binary data. Upload the book as plain text (.txt) or as an EPUB.", filename))
 	}
 	return nil
 }
