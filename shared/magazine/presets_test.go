@@ -259,3 +259,54 @@ func TestOlmOCRBlocksAndPlacement(t *testing.T) {
 		wantBox(t, r, w.box[0], w.box[1], w.box[2], w.box[3])
 	}
 }
+
+func FuzzParsePresetAnswer(f *testing.F) {
+	for _, name := range []string{"dots-ocr-batchnorm-p2.json", "olmocr-plos-p20.md", "docling-2305.03393v1-pg9.json"} {
+		b, err := os.ReadFile("testdata/engines/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		// Whole answers and their first 1,500 bytes (small seeds fuzz faster).
+		for p := range VisionPresets {
+			f.Add(string(b), uint8(p), 612.0, 792.0, 1275, 1650)
+			f.Add(string(b[:min(len(b), 1500)]), uint8(p), 612.0, 792.0, 1275, 1650)
+		}
+	}
+	f.Add(qwenSpotting, uint8(4), 612.0, 792.0, 1288, 1652)
+	f.Add("---\nrotation_correction: 0\n---\n# T\n\n![x](page_1_2_3_4.png)\n\n<table><tr><td>a", uint8(2), 612.0, 792.0, 0, 0)
+	anchors := []TextBlock{
+		{BBox: BBox{72, 60, 400, 40}, Text: "Fig 2B) stimulus duration at the moment of updating", LineCount: 2},
+		{BBox: BBox{72, 700, 20, 10}, Text: "9", LineCount: 1},
+	}
+	f.Fuzz(func(t *testing.T, answer string, preset uint8, pw, ph float64, iw, ih int) {
+		p := VisionPresets[int(preset)%len(VisionPresets)]
+		// Real pages: PDF user space ends at 14,400 points; renders are bounded.
+		if !(pw >= 1 && pw <= 14400 && ph >= 1 && ph <= 14400) || iw > 40000 || ih > 40000 {
+			return
+		}
+		regions, err := ParsePresetAnswer(p, answer, PageGeom{W: pw, H: ph, ImgW: iw, ImgH: ih}, anchors)
+		if err != nil {
+			if regions != nil {
+				t.Fatal("regions returned with an error")
+			}
+			return
+		}
+		if len(regions) == 0 {
+			t.Fatal("no regions and no error")
+		}
+		seen := map[string]bool{}
+		for _, r := range regions {
+			if seen[r.ID] {
+				t.Fatalf("duplicate id %q", r.ID)
+			}
+			seen[r.ID] = true
+			b := r.BBox
+			if !(b[2] > 0 && b[3] > 0) || b[0] < 0 || b[1] < 0 || b[0]+b[2] > pw*(1+1e-9) || b[1]+b[3] > ph*(1+1e-9) {
+				t.Fatalf("%s: box %v outside page %gx%g", p, b, pw, ph)
+			}
+			if _, ok := Info(r.Kind); !ok || r.Text != r.OriginalText {
+				t.Fatalf("%s: bad region %+v", p, r)
+			}
+		}
+	})
+}
