@@ -285,28 +285,6 @@ func FuzzParsePresetAnswer(f *testing.F) {
 			return
 		}
 		regions, err := ParsePresetAnswer(p, answer, PageGeom{W: pw, H: ph, ImgW: iw, ImgH: ih}, anchors)
-		if err != nil {
-			if regions != nil {
-				t.Fatal("regions returned with an error")
-			}
-			return
-		}
-		if len(regions) == 0 {
-			t.Fatal("no regions and no error")
-		}
-		seen := map[string]bool{}
-		for _, r := range regions {
-			if seen[r.ID] {
-				t.Fatalf("duplicate id %q", r.ID)
-			}
-			seen[r.ID] = true
-			b := r.BBox
-			if !(b[2] > 0 && b[3] > 0) || b[0] < 0 || b[1] < 0 || b[0]+b[2] > pw*(1+1e-9) || b[1]+b[3] > ph*(1+1e-9) {
-				t.Fatalf("%s: box %v outside page %gx%g", p, b, pw, ph)
-			}
-			if _, ok := Info(r.Kind); !ok || r.Text != r.OriginalText {
-				t.Fatalf("%s: bad region %+v", p, r)
-			}
-		}
+		checkParsed(t, string(p), regions, err, pw, ph, false)
 	})
 }
