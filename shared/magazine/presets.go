@@ -119,6 +119,15 @@ func (p VisionPreset) Prompt() string {
 // blocks are placed on words read by another engine.
 func (p VisionPreset) NeedsAnchors() bool { return p == PresetOlmOCR }
 
+// LongestSide is the longest image side the preset's model was trained on
+// (olmOCR renders pages at 1,288 pixels); 0: the render as it is.
+func (p VisionPreset) LongestSide() int {
+	if p == PresetOlmOCR {
+		return 1288
+	}
+	return 0
+}
+
 // PageGeom is the page (points) and the render the engine was sent (pixels).
 type PageGeom struct {
 	W, H       float64

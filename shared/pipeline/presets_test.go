@@ -398,6 +398,11 @@ func TestOlmOCRPlacedOnTesseractsWords(t *testing.T) {
 	if !strings.HasPrefix(e.lastPrompt(), "Attached is one page of a document that you must process.") {
 		t.Errorf("prompt = %q", e.lastPrompt())
 	}
+	// olmOCR is sent the page at the 1,288 pixels it was trained on.
+	sent, _ := e.image.Load().([]byte)
+	if cfg, err := png.DecodeConfig(bytes.NewReader(sent)); err != nil || max(cfg.Width, cfg.Height) != 1288 {
+		t.Errorf("image sent: %+v, %v; want its longest side 1288", cfg, err)
+	}
 	// Every prose paragraph (all but the display formula, 3) lies where it
 	// was drawn.
 	starts := map[int]string{0: "Fig 2B) stimulus duration", 1: "With the learned generative model", 2: "Decision-making. As for decision-making", 4: "where the finite limit", 5: "Boundary-updating. After having experienced"}

@@ -4,11 +4,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
+	"math"
 	"strings"
 	"time"
+
+	"golang.org/x/image/draw"
 
 	"github.com/lectern/lectern/shared/engines/tesseract"
 	"github.com/lectern/lectern/shared/magazine"
@@ -179,7 +185,11 @@ func (c OCRChain) vision(ctx context.Context, engine VisionEngine, preset magazi
 	if preset == "" {
 		preset = magazine.PresetLectern
 	}
-	answer, err := engine.Vision(ctx, preset.Prompt(), in.Render.PNG, "image/png")
+	img, err := fitRender(in.Render, preset.LongestSide())
+	if err != nil {
+		return nil, err
+	}
+	answer, err := engine.Vision(ctx, preset.Prompt(), img.PNG, "image/png")
 	if err != nil {
 		return nil, err
 	}
@@ -194,8 +204,31 @@ func (c OCRChain) vision(ctx context.Context, engine VisionEngine, preset magazi
 		}
 		anchors = textBlocks(blocks)
 	}
-	geom := magazine.PageGeom{W: in.Width, H: in.Height, ImgW: in.Render.Width, ImgH: in.Render.Height}
+	geom := magazine.PageGeom{W: in.Width, H: in.Height, ImgW: img.Width, ImgH: img.Height}
 	return magazine.ParsePresetAnswer(preset, answer, geom, anchors)
+}
+
+// fitRender scales the render down so its longest side is longest pixels,
+// the size a preset's model was trained on (0, or a render no larger: as
+// it is).
+func fitRender(r PageImage, longest int) (PageImage, error) {
+	if longest <= 0 || max(r.Width, r.Height) <= longest {
+		return r, nil
+	}
+	src, err := png.Decode(bytes.NewReader(r.PNG))
+	if err != nil {
+		return PageImage{}, fmt.Errorf("scale the render for the engine: %w", err)
+	}
+	b := src.Bounds()
+	scale := float64(longest) / float64(max(b.Dx(), b.Dy()))
+	w, h := max(1, int(math.Round(float64(b.Dx())*scale))), max(1, int(math.Round(float64(b.Dy())*scale)))
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, dst); err != nil {
+		return PageImage{}, err
+	}
+	return PageImage{PNG: buf.Bytes(), Width: w, Height: h, DPI: int(math.Round(float64(r.DPI) * scale))}, nil
 }
 
 // pageWords is Tesseract's reading of one page, made at most once for both
