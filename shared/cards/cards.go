@@ -18,11 +18,13 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lectern/lectern/shared/cards/cardrec"
 	"github.com/lectern/lectern/shared/engines"
 	"github.com/lectern/lectern/shared/engines/docker"
 	"github.com/lectern/lectern/shared/engines/oaimodels"
 	"github.com/lectern/lectern/shared/engines/urlsafe"
 	"github.com/lectern/lectern/shared/fault"
+	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
 	"github.com/lectern/lectern/shared/store"
@@ -130,9 +132,13 @@ type Spec struct {
 	// VoiceAPI names the voice-management protocol a TTS engine speaks
 	// besides speech: it decides whether the engine can clone or design
 	// voices, and how. Empty is VoiceAPIOpenAI.
-	VoiceAPI   VoiceAPI `json:"voice_api,omitempty" enum:"openai,chatterbox,elevenlabs," doc:"tts cards: openai (speech only, the default), chatterbox (Chatterbox TTS API: speech and voice cloning), elevenlabs (ElevenLabs API: speech, cloning and voice design)"`
-	Container  string   `json:"container,omitempty" maxLength:"128" doc:"Docker container name on the engine host"`
-	DockerHost string   `json:"docker_host,omitempty" maxLength:"2048" doc:"Docker Engine API endpoint of the host the container runs on (http(s)://host:2375 or unix:///var/run/docker.sock)"`
+	VoiceAPI VoiceAPI `json:"voice_api,omitempty" enum:"openai,chatterbox,elevenlabs," doc:"tts cards: openai (speech only, the default), chatterbox (Chatterbox TTS API: speech and voice cloning), elevenlabs (ElevenLabs API: speech, cloning and voice design)"`
+	// OCRPreset names the engine family of a vision OCR card: the prompt
+	// its model was trained on and the reader of its answer. Empty is
+	// magazine.PresetLectern.
+	OCRPreset  string `json:"ocr_preset,omitempty" enum:"lectern,dots-ocr,olmocr,docling,qwen2.5-vl,qwen3-vl," doc:"vision-ocr and vision-ocr-fallback cards: lectern (any vision chat model asked for Lectern's JSON regions, the default), dots-ocr (dots.ocr on vLLM), olmocr (olmOCR-2 on vLLM; its blocks are placed on Tesseract's words), docling (docling-serve's convert API), qwen2.5-vl or qwen3-vl (text spotting); the OCR chain uses the preset of the card whose base_url is vision_ocr_url or vision_ocr_fallback_url"`
+	Container  string `json:"container,omitempty" maxLength:"128" doc:"Docker container name on the engine host"`
+	DockerHost string `json:"docker_host,omitempty" maxLength:"2048" doc:"Docker Engine API endpoint of the host the container runs on (http(s)://host:2375 or unix:///var/run/docker.sock)"`
 }
 
 // Card is one named engine.
@@ -176,6 +182,14 @@ func Validate(c Card) error {
 	}
 	if len(c.Model) > 200 {
 		return fmt.Errorf("model is longer than 200 characters: %w", ErrInvalid)
+	}
+	if c.OCRPreset != "" {
+		if _, ok := magazine.ParseVisionPreset(c.OCRPreset); !ok {
+			return fmt.Errorf("ocr_preset %q is not one of lectern, dots-ocr, olmocr, docling, qwen2.5-vl, qwen3-vl: %w", c.OCRPreset, ErrInvalid)
+		}
+		if c.Kind != KindVisionOCR && c.Kind != KindVisionOCRFallback {
+			return fmt.Errorf("ocr_preset %q is for vision-ocr cards, not %s: %w", c.OCRPreset, c.Kind, ErrInvalid)
+		}
 	}
 	switch c.VoiceAPI {
 	case "", VoiceAPIOpenAI:
@@ -254,7 +268,7 @@ func NewService(table store.Table, s *settings.Service, opts Options) *Service {
 	return &Service{table: table, settings: s, opts: opts}
 }
 
-func (s *Service) pk() string { return "CARDS#" + s.opts.Instance }
+func (s *Service) pk() string { return cardrec.PK(s.opts.Instance) }
 
 // List returns every card, by name.
 func (s *Service) List(ctx context.Context) ([]View, error) {
@@ -263,23 +277,16 @@ func (s *Service) List(ctx context.Context) ([]View, error) {
 		return nil, err
 	}
 	var out []View
-	q := store.Query{PK: s.pk(), SKPrefix: "CARD#"}
-	for {
-		page, err := s.table.Query(ctx, q)
-		if err != nil {
-			return nil, err
+	err = cardrec.Each(ctx, s.table, s.opts.Instance, func(data []byte) error {
+		var c Card
+		if err := json.Unmarshal(data, &c); err != nil {
+			return err
 		}
-		for _, it := range page.Items {
-			var c Card
-			if err := json.Unmarshal(it.Data, &c); err != nil {
-				return nil, fmt.Errorf("decode card %s: %w", it.SK, err)
-			}
-			out = append(out, s.view(c, cfg))
-		}
-		if page.Next == "" {
-			break
-		}
-		q.Cursor = page.Next
+		out = append(out, s.view(c, cfg))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -307,7 +314,7 @@ func (s *Service) Put(ctx context.Context, c Card) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	if err := s.table.Put(ctx, store.Item{PK: s.pk(), SK: "CARD#" + c.Name, Version: 1, Data: data}, store.Condition{}); err != nil {
+	if err := s.table.Put(ctx, store.Item{PK: s.pk(), SK: cardrec.SK(c.Name), Version: 1, Data: data}, store.Condition{}); err != nil {
 		return View{}, fmt.Errorf("save card %s: %w", c.Name, err)
 	}
 	return s.Get(ctx, c.Name)
@@ -318,14 +325,14 @@ func (s *Service) Delete(ctx context.Context, name string) error {
 	if _, err := s.card(ctx, name); err != nil {
 		return err
 	}
-	return s.table.Delete(ctx, s.pk(), "CARD#"+name, store.IfExists())
+	return s.table.Delete(ctx, s.pk(), cardrec.SK(name), store.IfExists())
 }
 
 func (s *Service) card(ctx context.Context, name string) (Card, error) {
 	if !namePattern.MatchString(name) {
 		return Card{}, fmt.Errorf("card name %q: %w", name, ErrInvalid)
 	}
-	it, err := s.table.Get(ctx, s.pk(), "CARD#"+name)
+	it, err := s.table.Get(ctx, s.pk(), cardrec.SK(name))
 	if errors.Is(err, store.ErrNotFound) {
 		return Card{}, fmt.Errorf("card %q: %w", name, ErrNotFound)
 	}

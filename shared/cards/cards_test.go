@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/lectern/lectern/shared/cards/cardrec"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -127,12 +128,43 @@ func TestValidate(t *testing.T) {
 		{"credentials in the URL", Card{Name: "x", Spec: Spec{Kind: KindLLM, BaseURL: "http://user:pw@h:4000"}}},
 		{"a container name with a path", Card{Name: "x", Spec: Spec{Kind: KindTTS, Container: "../x"}}},
 		{"a docker host of another scheme", Card{Name: "x", Spec: Spec{Kind: KindTTS, DockerHost: "ssh://h"}}},
+		{"an unknown OCR preset", Card{Name: "x", Spec: Spec{Kind: KindVisionOCR, OCRPreset: "tesseract"}}},
+		{"an OCR preset on a TTS card", Card{Name: "x", Spec: Spec{Kind: KindTTS, OCRPreset: "dots-ocr"}}},
 	} {
 		t.Run(tc.name+" is refused", func(t *testing.T) {
 			if err := Validate(tc.card); !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Validate = %v", err)
 			}
 		})
+	}
+}
+
+// The OCR chain reads a card's preset from the stored card (cardrec), not
+// through this package: what Put stores is what it reads.
+func TestOCRPresetIsStoredForTheChain(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t, Options{})
+	for _, c := range []Card{
+		{Name: "dots", Spec: Spec{Kind: KindVisionOCR, BaseURL: "http://10.0.0.5:8000/v1", Model: "rednote-hilab/dots.ocr", OCRPreset: "dots-ocr"}},
+		{Name: "docling", Spec: Spec{Kind: KindVisionOCRFallback, BaseURL: "http://10.0.0.6:5001", OCRPreset: "docling"}},
+	} {
+		if _, err := svc.Put(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs, err := cardrec.List(ctx, svc.table, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]cardrec.Record{}
+	for _, r := range recs {
+		got[r.Name] = r
+	}
+	if r := got["dots"]; r.Kind != "vision-ocr" || r.OCRPreset != "dots-ocr" || r.Model != "rednote-hilab/dots.ocr" || r.BaseURL != "http://10.0.0.5:8000/v1" {
+		t.Errorf("dots card read back = %+v", r)
+	}
+	if r := got["docling"]; r.Kind != "vision-ocr-fallback" || r.OCRPreset != "docling" {
+		t.Errorf("docling card read back = %+v", r)
 	}
 }
 

@@ -80,23 +80,9 @@ func ParseVisionRegions(content string, pageW, pageH float64, imgW, imgH int) ([
 	if !ok {
 		return nil, ErrUnparsable
 	}
-	cands := make([]visionCand, 0, len(items))
-	for _, it := range items {
-		m, ok := it.(map[string]any)
-		if !ok {
-			continue
-		}
-		c, ok := readCand(m)
-		if !ok {
-			continue
-		}
-		if HasRepetitionLoop(c.text) {
-			return nil, ErrRepetitionLoop
-		}
-		cands = append(cands, c)
-	}
-	if repeatedRegions(cands) {
-		return nil, ErrRepetitionLoop
+	cands, err := readCands(items, visionKind)
+	if err != nil {
+		return nil, err
 	}
 	if len(cands) == 0 {
 		return nil, ErrNoRegions
@@ -181,6 +167,33 @@ type visionCand struct {
 	form boxForm
 	kind Kind
 	text string
+	// labelled: the engine gave the region a kind (Qwen's text spotting does not).
+	labelled bool
+}
+
+// readCands reads an answer's region objects (skipping what is not one);
+// a region whose text loops, or LoopRepeats identical regions back to back,
+// is ErrRepetitionLoop.
+func readCands(items []any, kindOf func(string) Kind) ([]visionCand, error) {
+	cands := make([]visionCand, 0, len(items))
+	for _, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		c, ok := readCand(m, kindOf)
+		if !ok {
+			continue
+		}
+		if HasRepetitionLoop(c.text) {
+			return nil, ErrRepetitionLoop
+		}
+		cands = append(cands, c)
+	}
+	if repeatedRegions(cands) {
+		return nil, ErrRepetitionLoop
+	}
+	return cands, nil
 }
 
 // extractJSON finds the first JSON value that holds regions: fenced blocks
@@ -261,20 +274,22 @@ func regionItems(v any) ([]any, bool) {
 	return nil, false
 }
 
-func readCand(m map[string]any) (visionCand, bool) {
+// readCand reads one region object; kindOf maps the engine's label.
+func readCand(m map[string]any, kindOf func(string) Kind) (visionCand, bool) {
 	box, form, ok := readBox(m)
 	if !ok {
 		return visionCand{}, false
 	}
 	var kind string
+	labelled := false
 	for _, k := range []string{"kind", "type", "label", "category", "class"} {
 		if s, ok := m[k].(string); ok {
-			kind = s
+			kind, labelled = s, true
 			break
 		}
 	}
 	var text string
-	for _, k := range []string{"text", "content", "ocr", "value"} {
+	for _, k := range []string{"text", "content", "text_content", "ocr", "value"} {
 		switch t := m[k].(type) {
 		case string:
 			text = t
@@ -292,11 +307,11 @@ func readCand(m map[string]any) (visionCand, bool) {
 		break
 	}
 	text = strings.TrimSpace(text)
-	k := visionKind(kind)
+	k := kindOf(kind)
 	if k == KindSubhead && isURLOnly(text) {
 		k = KindParagraph // a web address on its own line is never a subhead
 	}
-	return visionCand{box: box, form: form, kind: k, text: text}, true
+	return visionCand{box: box, form: form, kind: k, text: text, labelled: labelled}, true
 }
 
 func readBox(m map[string]any) ([4]float64, boxForm, bool) {

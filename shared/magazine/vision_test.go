@@ -196,30 +196,38 @@ func FuzzParseVisionRegions(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, content string, pw, ph float64, iw, ih int) {
 		regions, err := ParseVisionRegions(content, pw, ph, iw, ih)
-		if err != nil {
-			if regions != nil {
-				t.Fatal("regions returned with an error")
-			}
-			return
-		}
-		if len(regions) == 0 {
-			t.Fatal("no regions and no error")
-		}
-		seen := map[string]bool{}
-		for _, r := range regions {
-			if seen[r.ID] {
-				t.Fatalf("duplicate id %q", r.ID)
-			}
-			seen[r.ID] = true
-			b := r.BBox
-			if !(b[2] > 0 && b[3] > 0) || b[0] < 0 || b[1] < 0 || b[0]+b[2] > pw*(1+1e-9) || b[1]+b[3] > ph*(1+1e-9) {
-				t.Fatalf("box %v outside page %gx%g", b, pw, ph)
-			}
-			if _, ok := Info(r.Kind); !ok || r.Text != r.OriginalText || HasRepetitionLoop(r.Text) {
-				t.Fatalf("bad region %+v", r)
-			}
-		}
+		checkParsed(t, "lectern", regions, err, pw, ph, true)
 	})
+}
+
+// checkParsed holds for any answer a parser read: an error and no regions,
+// or regions inside the page with unique ids, known kinds and their text
+// as first read (free of loops when loopFree).
+func checkParsed(t *testing.T, what string, regions []Region, err error, pw, ph float64, loopFree bool) {
+	t.Helper()
+	if err != nil {
+		if regions != nil {
+			t.Fatalf("%s: regions returned with an error", what)
+		}
+		return
+	}
+	if len(regions) == 0 {
+		t.Fatalf("%s: no regions and no error", what)
+	}
+	seen := map[string]bool{}
+	for _, r := range regions {
+		if seen[r.ID] {
+			t.Fatalf("%s: duplicate id %q", what, r.ID)
+		}
+		seen[r.ID] = true
+		b := r.BBox
+		if !(b[2] > 0 && b[3] > 0) || b[0] < 0 || b[1] < 0 || b[0]+b[2] > pw*(1+1e-9) || b[1]+b[3] > ph*(1+1e-9) {
+			t.Fatalf("%s: box %v outside page %gx%g", what, b, pw, ph)
+		}
+		if _, ok := Info(r.Kind); !ok || r.Text != r.OriginalText || (loopFree && HasRepetitionLoop(r.Text)) {
+			t.Fatalf("%s: bad region %+v", what, r)
+		}
+	}
 }
 
 // The prompt names every kind an engine may answer with, each of which the

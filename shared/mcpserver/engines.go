@@ -27,6 +27,7 @@ type card struct {
 	Model         string `json:"model,omitempty"`
 	Container     string `json:"container,omitempty"`
 	VoiceAPI      string `json:"voice_api,omitempty"`
+	OCRPreset     string `json:"ocr_preset,omitempty"`
 	KeyConfigured bool   `json:"key_configured"`
 }
 
@@ -79,7 +80,11 @@ func (l cardList) Markdown() string {
 		if c.KeyConfigured {
 			key = "key set"
 		}
-		fmt.Fprintf(&b, "- **%s** (%s): %s (URL from %s), model %s, %s\n", c.Name, c.Kind, orNone(c.URL), c.URLSource, orNone(c.Model), key)
+		preset := ""
+		if c.OCRPreset != "" {
+			preset = ", reads as " + c.OCRPreset
+		}
+		fmt.Fprintf(&b, "- **%s** (%s): %s (URL from %s), model %s%s, %s\n", c.Name, c.Kind, orNone(c.URL), c.URLSource, orNone(c.Model), preset, key)
 	}
 	b.WriteString(more(l.Total, l.Count, l.Offset, l.NextOffset))
 	return b.String()
@@ -91,7 +96,7 @@ func listEngines(d deps) Tool {
 		doc: doc{
 			purpose: "List the engine cards: each engine Lectern may call (LLM, vision OCR, TTS, image), the URL it will use and whether it has its own key.",
 			notDo:   "call the engines (use lectern_get_engine_status or lectern_connect_engine) or show keys (they are never returned).",
-			returns: "a page of cards (name, kind, url, url_source, model, container, voice_api, key_configured).",
+			returns: "a page of cards (name, kind, url, url_source, model, container, voice_api, ocr_preset, key_configured).",
 			use:     "to find a card's name before the other engine tools.",
 		},
 		hints: hints{readOnly: true, idempotent: true},

@@ -4,11 +4,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
+	"math"
 	"strings"
 	"time"
+
+	"golang.org/x/image/draw"
 
 	"github.com/lectern/lectern/shared/engines/tesseract"
 	"github.com/lectern/lectern/shared/magazine"
@@ -80,9 +86,17 @@ func (e *OCRError) NoText() bool {
 // OCRChain tries, in order: the PDF's own text layer, the primary vision
 // engine, the fallback vision engine, Tesseract. Nil engines are skipped.
 type OCRChain struct {
-	Primary   VisionEngine
-	Fallback  VisionEngine
-	Tesseract TextEngine
+	Primary  VisionEngine
+	Fallback VisionEngine
+	// PrimaryPreset and FallbackPreset are the engine families the vision
+	// engines belong to: the prompt each is sent and how its answer is read
+	// ("" is Lectern's own JSON regions).
+	PrimaryPreset, FallbackPreset magazine.VisionPreset
+	Tesseract                     TextEngine
+	// Anchors reads the page's words for a preset whose answer has no boxes
+	// (olmOCR), so its blocks can be placed; it is not an engine of the
+	// chain (nil: such an answer cannot be placed and fails).
+	Anchors TextEngine
 }
 
 // PageInput is what Recognize needs of one page.
@@ -101,10 +115,12 @@ func (c OCRChain) Recognize(ctx context.Context, in PageInput) (Recognition, err
 		return Recognition{Regions: in.TextLayer, Engine: EngineTextLayer}, nil
 	}
 	var attempts []Attempt
+	words := &pageWords{}
 	engines := []struct {
 		name   string
 		engine VisionEngine
-	}{{EngineVisionPrimary, c.Primary}, {EngineVisionFallback, c.Fallback}}
+		preset magazine.VisionPreset
+	}{{EngineVisionPrimary, c.Primary, c.PrimaryPreset}, {EngineVisionFallback, c.Fallback, c.FallbackPreset}}
 	for i, v := range engines {
 		if v.engine == nil {
 			continue
@@ -119,9 +135,11 @@ func (c OCRChain) Recognize(ctx context.Context, in PageInput) (Recognition, err
 			later++
 		}
 		callCtx, cancel := engineDeadline(ctx, later)
-		regions, err := c.vision(callCtx, v.engine, in)
+		regions, err := c.vision(callCtx, v.engine, v.preset, in, words)
+		// Read before cancel, which would make every failure look timed out.
+		timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded)
 		cancel()
-		if err != nil && callCtx.Err() != nil && ctx.Err() == nil {
+		if err != nil && timedOut && ctx.Err() == nil {
 			err = fmt.Errorf("no answer within its share of the step's time: %w", err)
 		}
 		if err == nil {
@@ -133,7 +151,7 @@ func (c OCRChain) Recognize(ctx context.Context, in PageInput) (Recognition, err
 		attempts = append(attempts, Attempt{Engine: v.name, Error: err.Error()})
 	}
 	if c.Tesseract != nil && in.HighRes != nil {
-		regions, err := c.tesseract(ctx, in)
+		regions, err := c.tesseract(ctx, in, words)
 		if err == nil {
 			return Recognition{Regions: regions, Engine: EngineTesseract, Attempts: attempts}, nil
 		}
@@ -163,30 +181,95 @@ func engineDeadline(ctx context.Context, later int) (context.Context, context.Ca
 	return context.WithTimeout(ctx, remaining/time.Duration(later+1))
 }
 
-func (c OCRChain) vision(ctx context.Context, engine VisionEngine, in PageInput) ([]magazine.Region, error) {
-	answer, err := engine.Vision(ctx, magazine.VisionPrompt(), in.Render.PNG, "image/png")
+func (c OCRChain) vision(ctx context.Context, engine VisionEngine, preset magazine.VisionPreset, in PageInput, words *pageWords) ([]magazine.Region, error) {
+	if preset == "" {
+		preset = magazine.PresetLectern
+	}
+	img, err := fitRender(in.Render, preset.LongestSide())
 	if err != nil {
 		return nil, err
 	}
-	return magazine.ParseVisionRegions(answer, in.Width, in.Height, in.Render.Width, in.Render.Height)
+	answer, err := engine.Vision(ctx, preset.Prompt(), img.PNG, "image/png")
+	if err != nil {
+		return nil, err
+	}
+	var anchors []magazine.TextBlock
+	if preset.NeedsAnchors() && strings.TrimSpace(answer) != "" {
+		if c.Anchors == nil || in.HighRes == nil {
+			return nil, fmt.Errorf("%w: a %s answer has no boxes and no Tesseract is available to place it", magazine.ErrUnplaced, preset)
+		}
+		blocks, err := words.read(ctx, c.Anchors, in)
+		if err != nil {
+			return nil, fmt.Errorf("%w: reading the page's words to place the %s answer: %v", magazine.ErrUnplaced, preset, err)
+		}
+		anchors = textBlocks(blocks)
+	}
+	geom := magazine.PageGeom{W: in.Width, H: in.Height, ImgW: img.Width, ImgH: img.Height}
+	return magazine.ParsePresetAnswer(preset, answer, geom, anchors)
 }
 
-func (c OCRChain) tesseract(ctx context.Context, in PageInput) ([]magazine.Region, error) {
+// fitRender scales the render down so its longest side is longest pixels,
+// the size a preset's model was trained on (0, or a render no larger: as
+// it is).
+func fitRender(r PageImage, longest int) (PageImage, error) {
+	if longest <= 0 || max(r.Width, r.Height) <= longest {
+		return r, nil
+	}
+	src, err := png.Decode(bytes.NewReader(r.PNG))
+	if err != nil {
+		return PageImage{}, fmt.Errorf("scale the render for the engine: %w", err)
+	}
+	b := src.Bounds()
+	scale := float64(longest) / float64(max(b.Dx(), b.Dy()))
+	w, h := max(1, int(math.Round(float64(b.Dx())*scale))), max(1, int(math.Round(float64(b.Dy())*scale)))
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, dst); err != nil {
+		return PageImage{}, err
+	}
+	return PageImage{PNG: buf.Bytes(), Width: w, Height: h, DPI: int(math.Round(float64(r.DPI) * scale))}, nil
+}
+
+// pageWords is Tesseract's reading of one page, made at most once for both
+// placing a boxless vision answer and the chain's own last resort.
+type pageWords struct {
+	done   bool
+	blocks []tesseract.Block
+	err    error
+}
+
+func (w *pageWords) read(ctx context.Context, engine TextEngine, in PageInput) ([]tesseract.Block, error) {
+	if w.done {
+		return w.blocks, w.err
+	}
 	img, err := in.HighRes(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("render for tesseract: %w", err)
 	}
-	blocks, err := c.Tesseract.Recognize(ctx, img.PNG, img.DPI)
+	w.blocks, w.err = engine.Recognize(ctx, img.PNG, img.DPI)
+	// A cancelled read is not kept: the next engine's call may have time.
+	w.done = ctx.Err() == nil
+	return w.blocks, w.err
+}
+
+// textBlocks are Tesseract's paragraphs as text blocks in points; a line's
+// height stands in for a font size, as Tesseract has none.
+func textBlocks(blocks []tesseract.Block) []magazine.TextBlock {
+	text := make([]magazine.TextBlock, len(blocks))
+	for i, b := range blocks {
+		text[i] = magazine.TextBlock{BBox: magazine.BBox(b.BBox), Text: b.Text, FontSize: b.LineHeight, LineCount: b.Lines}
+	}
+	return text
+}
+
+func (c OCRChain) tesseract(ctx context.Context, in PageInput, words *pageWords) ([]magazine.Region, error) {
+	blocks, err := words.read(ctx, c.Tesseract, in)
 	if err != nil {
 		return nil, err
 	}
 	if len(blocks) == 0 {
 		return nil, errNoText
 	}
-	text := make([]magazine.TextBlock, len(blocks))
-	for i, b := range blocks {
-		// Tesseract has no font sizes; a line's height stands in for one.
-		text[i] = magazine.TextBlock{BBox: magazine.BBox(b.BBox), Text: b.Text, FontSize: b.LineHeight, LineCount: b.Lines}
-	}
-	return magazine.ClassifyPages([]magazine.TextPage{{Width: in.Width, Height: in.Height, Blocks: text}})[0], nil
+	return magazine.ClassifyPages([]magazine.TextPage{{Width: in.Width, Height: in.Height, Blocks: textBlocks(blocks)}})[0], nil
 }

@@ -40,12 +40,12 @@ func (c OCRChain) Only(engine string) (OCRChain, error) {
 		if c.Primary == nil {
 			return OCRChain{}, fmt.Errorf("%s has no engine: set vision_ocr_url in settings (a URL the server refuses to call counts as unset; see the server log): %w", engine, ErrEngineNotConfigured)
 		}
-		return OCRChain{Primary: c.Primary}, nil
+		return OCRChain{Primary: c.Primary, PrimaryPreset: c.PrimaryPreset, Anchors: c.Anchors}, nil
 	case EngineVisionFallback:
 		if c.Fallback == nil {
 			return OCRChain{}, fmt.Errorf("%s has no engine: set vision_ocr_fallback_url in settings (a URL the server refuses to call counts as unset; see the server log): %w", engine, ErrEngineNotConfigured)
 		}
-		return OCRChain{Fallback: c.Fallback}, nil
+		return OCRChain{Fallback: c.Fallback, FallbackPreset: c.FallbackPreset, Anchors: c.Anchors}, nil
 	case EngineTesseract:
 		if c.Tesseract == nil {
 			return OCRChain{}, fmt.Errorf("%s is not available on this server: %w", engine, ErrEngineNotConfigured)

@@ -1864,6 +1864,11 @@ export interface components {
             kind: "llm" | "vision-ocr" | "vision-ocr-fallback" | "vision" | "tts" | "image" | "other";
             model?: string;
             /**
+             * @description vision-ocr and vision-ocr-fallback cards: lectern (any vision chat model asked for Lectern's JSON regions, the default), dots-ocr (dots.ocr on vLLM), olmocr (olmOCR-2 on vLLM; its blocks are placed on Tesseract's words), docling (docling-serve's convert API), qwen2.5-vl or qwen3-vl (text spotting); the OCR chain uses the preset of the card whose base_url is vision_ocr_url or vision_ocr_fallback_url
+             * @enum {string}
+             */
+            ocr_preset?: "lectern" | "dots-ocr" | "olmocr" | "docling" | "qwen2.5-vl" | "qwen3-vl" | "";
+            /**
              * @description tts cards: openai (speech only, the default), chatterbox (Chatterbox TTS API: speech and voice cloning), elevenlabs (ElevenLabs API: speech, cloning and voice design)
              * @enum {string}
              */
@@ -1884,6 +1889,11 @@ export interface components {
             model?: string;
             /** @description card name; also its key in engine_api_keys */
             name: string;
+            /**
+             * @description vision-ocr and vision-ocr-fallback cards: lectern (any vision chat model asked for Lectern's JSON regions, the default), dots-ocr (dots.ocr on vLLM), olmocr (olmOCR-2 on vLLM; its blocks are placed on Tesseract's words), docling (docling-serve's convert API), qwen2.5-vl or qwen3-vl (text spotting); the OCR chain uses the preset of the card whose base_url is vision_ocr_url or vision_ocr_fallback_url
+             * @enum {string}
+             */
+            ocr_preset?: "lectern" | "dots-ocr" | "olmocr" | "docling" | "qwen2.5-vl" | "qwen3-vl" | "";
             /** @description the URL the server will call; empty when the card needs one */
             url: string;
             /** @enum {string} */
@@ -7085,8 +7095,10 @@ export const bulkRegionsRequestActionValues: ReadonlyArray<FlattenedDeepRequired
 export const bulkRegionsRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const cardsModelChoiceSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsModelChoice"]["source"]> = ["card", "engine", "none"];
 export const cardsSpecKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsSpec"]["kind"]> = ["llm", "vision-ocr", "vision-ocr-fallback", "vision", "tts", "image", "other"];
+export const cardsSpecOcr_presetValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsSpec"]["ocr_preset"]> = ["lectern", "dots-ocr", "olmocr", "docling", "qwen2.5-vl", "qwen3-vl", ""];
 export const cardsSpecVoice_apiValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsSpec"]["voice_api"]> = ["openai", "chatterbox", "elevenlabs", ""];
 export const cardsViewKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["kind"]> = ["llm", "vision-ocr", "vision-ocr-fallback", "vision", "tts", "image", "other"];
+export const cardsViewOcr_presetValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["ocr_preset"]> = ["lectern", "dots-ocr", "olmocr", "docling", "qwen2.5-vl", "qwen3-vl", ""];
 export const cardsViewUrl_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["url_source"]> = ["card", "default", "missing"];
 export const cardsViewVoice_apiValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsView"]["voice_api"]> = ["openai", "chatterbox", "elevenlabs", ""];
 export const charactersImageKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CharactersImage"]["kind"]> = ["avatar", "concept", "turnaround", "story"];

@@ -39,12 +39,35 @@ export function voiceAPIInfo(c: Pick<Spec, 'voice_api'>): (typeof VOICE_APIS)[nu
   return VOICE_APIS.find((a) => a.id === voiceAPIOf(c)) ?? VOICE_APIS[0];
 }
 
+/** A vision OCR card's engine family (its prompt and answer reader); "" (unset) is lectern. */
+export type OCRPreset = Exclude<NonNullable<Spec['ocr_preset']>, ''>;
+
+/** Every OCR preset with its label, in the order the form offers them. */
+export const OCR_PRESETS: readonly { id: OCRPreset; label: string }[] = [
+  { id: 'lectern', label: 'Lectern JSON (any vision model)' },
+  { id: 'dots-ocr', label: 'dots.ocr (vLLM)' },
+  { id: 'olmocr', label: 'olmOCR (vLLM)' },
+  { id: 'docling', label: 'docling-serve' },
+  { id: 'qwen2.5-vl', label: 'Qwen2.5-VL (vLLM)' },
+  { id: 'qwen3-vl', label: 'Qwen3-VL (vLLM)' },
+];
+
+/** Whether cards of kind k read pages (and so name an OCR preset). */
+export const isVisionOCR = (k: Kind) => k === 'vision-ocr' || k === 'vision-ocr-fallback';
+
+/** The OCR preset's entry of OCR_PRESETS (lectern for anything unknown). */
+export function ocrPresetInfo(c: Pick<Spec, 'ocr_preset'>): (typeof OCR_PRESETS)[number] {
+  return OCR_PRESETS.find((p) => p.id === c.ocr_preset) ?? OCR_PRESETS[0];
+}
+
 /** The PUT body that saves a card with changes: every field the card has is
- *  sent back (a PUT replaces the card), voice_api too for TTS cards. */
+ *  sent back (a PUT replaces the card), voice_api too for TTS cards and
+ *  ocr_preset for vision OCR cards. */
 export function specOf(c: Spec, changes: Partial<Spec> = {}): Spec {
   const s = { ...c, ...changes };
   const spec: Spec = { kind: s.kind, base_url: s.base_url ?? '', model: s.model ?? '', container: s.container ?? '', docker_host: s.docker_host ?? '' };
   if (s.kind === 'tts') spec.voice_api = voiceAPIOf(s);
+  if (isVisionOCR(s.kind)) spec.ocr_preset = ocrPresetInfo(s).id;
   return spec;
 }
 
