@@ -51,6 +51,7 @@ type tally struct {
 	spans, preciseSpans         int
 	byType                      map[string][2]int // type → {found, right}
 	bySource                    map[Source][2]int // rule source → {given, right}
+	byConf                      [11][2]int        // confidence tenth → {given, right}
 	castTime                    time.Duration
 	castFound, castTotal        int      // annotated speakers with castQuotes+ quotations, cast
 	castMissed                  []string // those the cast misses
@@ -67,6 +68,9 @@ func (a *tally) add(b tally) {
 	a.castFound += b.castFound
 	a.castTotal += b.castTotal
 	a.castMissed = append(a.castMissed, b.castMissed...)
+	for k, v := range b.byConf {
+		a.byConf[k] = [2]int{a.byConf[k][0] + v[0], a.byConf[k][1] + v[1]}
+	}
 	if a.byType == nil {
 		a.byType = map[string][2]int{}
 	}
@@ -154,9 +158,11 @@ func scorePDNC(t *testing.T, p pdnc) (tally, []Character, []spans.Span, []Attrib
 	sort.Slice(dia, func(i, j int) bool { return dia[i].Start < dia[j].Start })
 	speaker := map[string]string{}
 	source := map[string]Source{}
+	conf := map[string]float64{}
 	for _, a := range atts {
 		speaker[a.SpanID] = a.Speaker
 		source[a.SpanID] = a.Source
+		conf[a.SpanID] = a.Confidence
 	}
 	names := p.scoreNames()
 	inGold := make([]int, len(dia)) // characters of each span inside gold parts
@@ -192,14 +198,17 @@ func scorePDNC(t *testing.T, p pdnc) (tally, []Character, []spans.Span, []Attrib
 		bt[0]++
 		who := speaker[dia[best].ID]
 		bs := s.bySource[source[dia[best].ID]]
+		bc := &s.byConf[confBucket(conf[dia[best].ID])]
 		if who != "" {
 			s.given++
 			bs[0]++
+			bc[0]++
 		}
 		if who != "" && names[q.Speaker][scoreKey(who)] {
 			s.right++
 			bt[1]++
 			bs[1]++
+			bc[1]++
 		}
 		s.bySource[source[dia[best].ID]] = bs
 		s.byType[typ] = bt
@@ -211,6 +220,11 @@ func scorePDNC(t *testing.T, p pdnc) (tally, []Character, []spans.Span, []Attrib
 		}
 	}
 	return s, chars, sp, atts
+}
+
+// confBucket is the tenth of 0..1 a confidence falls in (1 in the last).
+func confBucket(c float64) int {
+	return min(10, max(0, int(c*10)))
 }
 
 func pct(a, b int) string {
@@ -273,6 +287,13 @@ func TestEvalPDNC(t *testing.T) {
 		bySource += fmt.Sprintf("  %s %s%% / %s%%", src, pct(v[0], dev.found), pct(v[1], v[0]))
 	}
 	lines = append(lines, bySource)
+	calib := "pdnc-dev calibration (confidence: share of found quotations given, accuracy):"
+	for k, v := range dev.byConf {
+		if v[0] > 0 {
+			calib += fmt.Sprintf("\n  %.1f-%.1f %s%% / %s%%", float64(k)/10, float64(k+1)/10, pct(v[0], dev.found), pct(v[1], v[0]))
+		}
+	}
+	lines = append(lines, calib)
 	t.Log("attribution by rules, % (recall: quotations found; attrib: right of found; acc: right of those given a speaker;\n" +
 		"prec: dialogue spans inside gold quotations; per type: right of found):\n" + strings.Join(lines, "\n"))
 	t.Logf("pdnc-dev cast: %d of the %d annotated speakers with %d+ quotations cast; missed %v",

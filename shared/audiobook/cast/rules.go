@@ -103,7 +103,7 @@ func (d *doc) rules(ci *castIndex) []Attribution {
 		}
 	}
 	d.paragraphFill(att)
-	d.turns(ci, att)
+	d.sequence(ci, att)
 	d.paragraphFill(att)
 	for i := range att {
 		if strings.HasPrefix(att[i].Speaker, unknownPrefix) {
@@ -127,7 +127,7 @@ func unknownSpeaker(i int) string { return unknownPrefix + strconv.Itoa(i) }
 const unknownNarrator = unknownPrefix + "narrator"
 
 // Confidence of the rules' answers other than an explicit named tag
-// (ConfidenceExplicit) and turn-taking (confTurn): a first-person tag, a
+// (ConfidenceExplicit) and turn-taking (turnConfidence): a first-person tag, a
 // pronoun tag whose antecedent acts in the sentence before, one found
 // further back, and a line taking the speaker of its paragraph.
 const (

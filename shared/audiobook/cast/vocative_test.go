@@ -15,7 +15,7 @@ func TestAttributeRulesVocatives(t *testing.T) {
 	}{
 		{"the name a turn speaks to is never its speaker",
 			`"Is it raining?" said Nell.` + "\n\n" + `"A little," said Julia.` + "\n\n" + `"Then stay in, Nell."` + "\n",
-			[]string{"Nell", "Julia", ""}, []Source{SourceExplicit, SourceExplicit, SourceNone}},
+			[]string{"Nell", "Julia", "Julia"}, []Source{SourceExplicit, SourceExplicit, SourceTurn}},
 		{"the one spoken to answers next, before the alternation",
 			`"Is it raining?" said Nell.` + "\n\n" + `"A little," said Julia.` + "\n\n" +
 				`"My dear Mr. Hartley, what do you think?" said Nell.` + "\n\n" + `"I think it will clear."` + "\n",
