@@ -46,3 +46,13 @@ func TestVocativePosition(t *testing.T) {
 		}
 	}
 }
+
+func TestPronounAnswersAddressee(t *testing.T) {
+	// "she replied" answers the one the turn before spoke to, not the
+	// woman named last in the narration.
+	cast := []Character{{Name: "Tom", Gender: "male"}, {Name: "Mary", Gender: "female"}, {Name: "Ann", Gender: "female"}}
+	checkCast(t, "Mary came into the room with Ann.\n\n"+
+		`"Well, Mary," said Tom, "I hope you slept."`+"\n\n"+
+		`"Very well," she replied.`+"\n",
+		cast, []string{"Tom", "Tom", "Mary"}, []Source{SourceExplicit, SourceExplicit, SourcePronoun})
+}
