@@ -138,12 +138,9 @@ const (
 	// confPronounAddressed: a pronoun tag answering the one the turn
 	// before spoke to.
 	confPronounAddressed = 0.75
-	// confPronounChain: a pronoun tag taking the subject that the
-	// narration before it has been following.
-	confPronounChain = 0.7
-	confParagraph    = 0.7
-	confDescribed    = 0.85
-	confBeat         = 0.6
+	confParagraph        = 0.7
+	confDescribed        = 0.85
+	confBeat             = 0.6
 )
 
 // tag is the line's own tag: the one after it, else the one before it.
@@ -174,10 +171,6 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 		}
 		if c := d.answersAddressee(ci, i, g); c != "" {
 			att[i].Speaker, att[i].Source, att[i].Confidence = c, SourcePronoun, confPronounAddressed
-			continue
-		}
-		if c := d.subjectChain(ci, i, g); c >= 0 {
-			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourcePronoun, confPronounChain
 			continue
 		}
 		if c := d.speakerOf(ci, att, i, g); c != "" {
@@ -511,58 +504,6 @@ func (d *doc) afterSubject(ci *castIndex, i int) int {
 	}
 	if p, ok := d.lx.nameAt(toks, k); ok && p.first == k && !possessive(toks, p.next) {
 		return ci.resolve(p)
-	}
-	return -1
-}
-
-// subjectChain is the character the narration of line i's paragraph
-// before it has for subject, read back sentence by sentence: a sentence
-// opening with a pronoun of gender g goes on with the subject before it,
-// one opening with a name of that gender names it ("Catherine looked round
-// and saw Miss Tilney. She saw them both. "Stop," she cried": Catherine,
-// not Miss Tilney). -1 if none.
-func (d *doc) subjectChain(ci *castIndex, i int, g string) int {
-	l := d.lines[i]
-	var toks []tok
-	at := d.paras[l.Para].Start
-	// Narration pieces of the paragraph before line i, quotations left out.
-	first := i
-	for first > 0 && d.lines[first-1].Para == l.Para {
-		first--
-	}
-	for j := first; j <= i; j++ {
-		toks = append(toks, tokenize(d.text, at, d.lines[j].Span.Start)...)
-		toks = append(toks, tok{Text: "."})
-		at = d.lines[j].Span.End
-	}
-	// Sentences, last first.
-	end := len(toks)
-	for end > 0 {
-		k := end - 1
-		for k >= 0 && !(isTerminal(toks[k]) && !(toks[k].Text == "." && k > 0 && isTitleWord(toks[k-1]))) {
-			k--
-		}
-		sent := toks[k+1 : end]
-		end = k
-		for len(sent) > 0 && !sent[0].Word {
-			sent = sent[1:]
-		}
-		if len(sent) == 0 {
-			continue
-		}
-		w := strings.ToLower(sent[0].Text)
-		if pg, ok := pronounGender[w]; ok {
-			if pg != g {
-				return -1
-			}
-			continue
-		}
-		if p, ok := d.lx.nameAt(sent, 0); ok && p.first == 0 && !possessive(sent, p.next) {
-			if c := ci.resolve(p); c >= 0 && ci.chars[c].Gender == g && !ci.chars[c].Narrator {
-				return c
-			}
-			return -1
-		}
 	}
 	return -1
 }
