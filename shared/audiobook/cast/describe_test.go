@@ -40,7 +40,7 @@ func TestAttributeRulesActorParagraph(t *testing.T) {
 	cast := []Character{{Name: "Nell", Gender: "female"}, {Name: "Julia", Gender: "female"}}
 	checkCast(t, `"Is it late?" said Nell.`+"\n\n"+`"Not yet," said Julia.`+"\n\n"+
 		`Julia poured another cup and pushed it across the table.`+"\n\n"+`"You should stay."`+"\n",
-		cast, []string{"Nell", "Julia", "Julia"}, []Source{SourceExplicit, SourceExplicit, SourceParagraph})
+		cast, []string{"Nell", "Julia", "Julia"}, []Source{SourceExplicit, SourceExplicit, SourceTurn})
 }
 
 func TestAttributeRulesPronounBeat(t *testing.T) {

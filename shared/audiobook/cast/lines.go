@@ -337,6 +337,14 @@ func (d *doc) beforeTag(i int) tag {
 			return tag{OK: true, Name: p, Seg: s}
 		}
 	}
+	// A subject set off from its verb by a long clause ("Isabella, who had
+	// been talking to James, turned to his sister and whispered"): the
+	// name or pronoun the sentence opens with, before a comma.
+	if top-subjectReach > 0 {
+		if p, ok := d.lx.nameAt(sent, 0); ok && p.first == 0 && p.next < len(sent) && sent[p.next].Text == "," {
+			return tag{OK: true, Name: p, Seg: s}
+		}
+	}
 	return tag{}
 }
 

@@ -30,13 +30,13 @@ import (
 // The books are read as `POST /api/audiobook/books` reads a TXT upload (no
 // LLM): book.ParseText, spans.SplitBook, Extract, AttributeRules.
 
-// Floors a little under the overall figures measured on pdnc-dev (67.7% /
-// 73.7%), so that a change cannot make
-// them slip back unnoticed.
+// Floors a little under the overall figures measured on pdnc-dev (70.1% /
+// 73.3%, with speakers written as aliases scored), so that a change cannot
+// make them slip back unnoticed.
 const (
 	minPDNCRecall      = 0.995
-	minPDNCAttribution = 0.67
-	minPDNCAccuracy    = 0.73
+	minPDNCAttribution = 0.69
+	minPDNCAccuracy    = 0.72
 	// maxCastPerBook mirrors audiobook.MaxCharacters: the service keeps the
 	// most mentioned characters only.
 	maxCastPerBook = 500
@@ -51,6 +51,7 @@ type tally struct {
 	spans, preciseSpans         int
 	byType                      map[string][2]int // type → {found, right}
 	bySource                    map[Source][2]int // rule source → {given, right}
+	byConf                      [11][2]int        // confidence tenth → {given, right}
 	castTime                    time.Duration
 	castFound, castTotal        int      // annotated speakers with castQuotes+ quotations, cast
 	castMissed                  []string // those the cast misses
@@ -67,6 +68,9 @@ func (a *tally) add(b tally) {
 	a.castFound += b.castFound
 	a.castTotal += b.castTotal
 	a.castMissed = append(a.castMissed, b.castMissed...)
+	for k, v := range b.byConf {
+		a.byConf[k] = [2]int{a.byConf[k][0] + v[0], a.byConf[k][1] + v[1]}
+	}
 	if a.byType == nil {
 		a.byType = map[string][2]int{}
 	}
@@ -89,37 +93,35 @@ func scoreKey(name string) string {
 	return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(name, ".", ""))), " ")
 }
 
-// scoreNames maps each gold speaker to the scoreKeys of its character's
-// main name and aliases. A quotation's speaker is sometimes written as an
-// alias ("Lucy" for Miss Honeychurch: 1,994 of the 27,117 pdnc-dev
-// quotations), so every alias that belongs to one character maps to that
-// character's keys too; an alias two characters share maps to itself only.
+// scoreNames maps each gold speaker to the scoreKeys of its main name and
+// aliases. A quotation's speaker is written as the character's main name
+// or, in some novels, as one of its aliases ("Lucy" for "Miss
+// Honeychurch"): both lead to the character's names, so use
+// speakerNames(names, q.Speaker).
 func (p pdnc) scoreNames() map[string]map[string]bool {
 	names := map[string]map[string]bool{}
-	owners := map[string]int{}
+	byAlias := map[string][]map[string]bool{}
 	for _, c := range p.chars {
 		k := map[string]bool{scoreKey(c.Name): true}
 		for _, a := range c.Aliases {
 			k[scoreKey(a)] = true
-			if a != c.Name {
-				owners[a]++
-			}
 		}
-		names[c.Name] = k
+		names[scoreKey(c.Name)] = k
+		for a := range k {
+			byAlias[a] = append(byAlias[a], k)
+		}
 	}
-	for _, c := range p.chars {
-		for _, a := range c.Aliases {
-			if _, main := names[a]; main && a != c.Name {
-				continue // a main name of another character stays its own
-			}
-			if owners[a] == 1 {
-				names[a] = names[c.Name]
-			} else if names[a] == nil {
-				names[a] = map[string]bool{scoreKey(a): true}
-			}
+	for a, ks := range byAlias {
+		if _, main := names[a]; !main && len(ks) == 1 {
+			names[a] = ks[0]
 		}
 	}
 	return names
+}
+
+// speakerNames are the scoreKeys a gold speaker may be given as.
+func speakerNames(names map[string]map[string]bool, speaker string) map[string]bool {
+	return names[scoreKey(speaker)]
 }
 
 // pdncDev lists the novels of books/pdnc-dev.
@@ -173,9 +175,11 @@ func scorePDNC(t *testing.T, p pdnc) (tally, []Character, []spans.Span, []Attrib
 	sort.Slice(dia, func(i, j int) bool { return dia[i].Start < dia[j].Start })
 	speaker := map[string]string{}
 	source := map[string]Source{}
+	conf := map[string]float64{}
 	for _, a := range atts {
 		speaker[a.SpanID] = a.Speaker
 		source[a.SpanID] = a.Source
+		conf[a.SpanID] = a.Confidence
 	}
 	names := p.scoreNames()
 	inGold := make([]int, len(dia)) // characters of each span inside gold parts
@@ -211,14 +215,17 @@ func scorePDNC(t *testing.T, p pdnc) (tally, []Character, []spans.Span, []Attrib
 		bt[0]++
 		who := speaker[dia[best].ID]
 		bs := s.bySource[source[dia[best].ID]]
+		bc := &s.byConf[confBucket(conf[dia[best].ID])]
 		if who != "" {
 			s.given++
 			bs[0]++
+			bc[0]++
 		}
-		if who != "" && names[q.Speaker][scoreKey(who)] {
+		if who != "" && speakerNames(names, q.Speaker)[scoreKey(who)] {
 			s.right++
 			bt[1]++
 			bs[1]++
+			bc[1]++
 		}
 		s.bySource[source[dia[best].ID]] = bs
 		s.byType[typ] = bt
@@ -230,6 +237,11 @@ func scorePDNC(t *testing.T, p pdnc) (tally, []Character, []spans.Span, []Attrib
 		}
 	}
 	return s, chars, sp, atts
+}
+
+// confBucket is the tenth of 0..1 a confidence falls in (1 in the last).
+func confBucket(c float64) int {
+	return min(10, max(0, int(c*10)))
 }
 
 func pct(a, b int) string {
@@ -292,6 +304,13 @@ func TestEvalPDNC(t *testing.T) {
 		bySource += fmt.Sprintf("  %s %s%% / %s%%", src, pct(v[0], dev.found), pct(v[1], v[0]))
 	}
 	lines = append(lines, bySource)
+	calib := "pdnc-dev calibration (confidence: share of found quotations given, accuracy):"
+	for k, v := range dev.byConf {
+		if v[0] > 0 {
+			calib += fmt.Sprintf("\n  %.1f-%.1f %s%% / %s%%", float64(k)/10, float64(k+1)/10, pct(v[0], dev.found), pct(v[1], v[0]))
+		}
+	}
+	lines = append(lines, calib)
 	t.Log("attribution by rules, % (recall: quotations found; attrib: right of found; acc: right of those given a speaker;\n" +
 		"prec: dialogue spans inside gold quotations; per type: right of found):\n" + strings.Join(lines, "\n"))
 	t.Logf("pdnc-dev cast: %d of the %d annotated speakers with %d+ quotations cast; missed %v",
@@ -325,7 +344,7 @@ func logMisses(t *testing.T, p pdnc, sp []spans.Span, atts []Attribution) {
 			if len(q.Parts) == 0 || q.Parts[0].Start < x.Start || q.Parts[0].Start >= x.End {
 				continue
 			}
-			if a.Speaker != "" && names[q.Speaker][scoreKey(a.Speaker)] {
+			if a.Speaker != "" && speakerNames(names, q.Speaker)[scoreKey(a.Speaker)] {
 				continue
 			}
 			t.Logf("%s %q (%s, %s) gold %q: …%q", q.ID, a.Speaker, a.Source, q.Type, q.Speaker, p.text[max(0, x.Start-160):min(len(p.text), x.End+40)])

@@ -1,6 +1,7 @@
 package cast
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,7 +104,7 @@ func (d *doc) rules(ci *castIndex) []Attribution {
 		}
 	}
 	d.paragraphFill(att)
-	d.turns(ci, att)
+	d.sequence(ci, att)
 	d.paragraphFill(att)
 	for i := range att {
 		if strings.HasPrefix(att[i].Speaker, unknownPrefix) {
@@ -127,16 +128,19 @@ func unknownSpeaker(i int) string { return unknownPrefix + strconv.Itoa(i) }
 const unknownNarrator = unknownPrefix + "narrator"
 
 // Confidence of the rules' answers other than an explicit named tag
-// (ConfidenceExplicit) and turn-taking (confTurn): a first-person tag, a
+// (ConfidenceExplicit) and turn-taking (turnConfidence): a first-person tag, a
 // pronoun tag whose antecedent acts in the sentence before, one found
 // further back, and a line taking the speaker of its paragraph.
 const (
 	confFirstPerson = 0.9
 	confPronounBeat = 0.8
 	confPronounNear = 0.65
-	confParagraph   = 0.7
-	confDescribed   = 0.85
-	confBeat        = 0.6
+	// confPronounAddressed: a pronoun tag answering the one the turn
+	// before spoke to.
+	confPronounAddressed = 0.75
+	confParagraph        = 0.7
+	confDescribed        = 0.85
+	confBeat             = 0.6
 )
 
 // tag is the line's own tag: the one after it, else the one before it.
@@ -165,10 +169,48 @@ func (d *doc) pronouns(ci *castIndex, att []Attribution) {
 			att[i].Speaker, att[i].Source, att[i].Confidence = ci.chars[c].Name, SourcePronoun, confPronounBeat
 			continue
 		}
+		if c := d.answersAddressee(ci, i, g); c != "" {
+			att[i].Speaker, att[i].Source, att[i].Confidence = c, SourcePronoun, confPronounAddressed
+			continue
+		}
 		if c := d.speakerOf(ci, att, i, g); c != "" {
 			att[i].Speaker, att[i].Source, att[i].Confidence = c, SourcePronoun, confPronounNear
 		}
 	}
+}
+
+// answersAddressee is the one the turn before line i speaks to by name,
+// when of gender g and not named in line i itself: ""Well, Miss Morland,"
+// said he. / "Very agreeable," she replied." Else "".
+func (d *doc) answersAddressee(ci *castIndex, i int, g string) string {
+	p := d.prevTurn(i)
+	if p < 0 {
+		return ""
+	}
+	own := d.vocatives(ci, i)
+	for j := p; j >= 0 && d.lines[j].Para == d.lines[p].Para; j-- {
+		for _, v := range d.vocatives(ci, j) {
+			if c, ok := ci.byKey[normKey(v)]; ok && ci.chars[c].Gender == g && !ci.chars[c].Narrator && !slices.Contains(own, v) {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// prevTurn is the last line of the turn before line i when line i opens a
+// turn of a running conversation: the previous line stands in an earlier
+// paragraph with no long narration between. Else -1.
+func (d *doc) prevTurn(i int) int {
+	l := d.lines[i]
+	if i == 0 || l.Prev >= 0 || l.ContinuesQuote {
+		return -1
+	}
+	p := d.lines[i-1]
+	if p.Span.Chapter != l.Span.Chapter || d.longNarration(p.Para, l.Para) || l.Span.Start-d.paras[l.Para].Start > turnBreak {
+		return -1
+	}
+	return i - 1
 }
 
 // beatSubject is the character named first in the last sentence of the

@@ -247,3 +247,11 @@ func checkCast(t *testing.T, text string, cast []Character, want []string, sourc
 		}
 	}
 }
+
+func TestBeforeTagSubjectFarFromVerb(t *testing.T) {
+	// A long clause between the subject and the speech verb: the name the
+	// sentence opens with, not the one inside the clause.
+	cast := []Character{{Name: "Isabella", Gender: "female"}, {Name: "James", Gender: "male"}}
+	checkCast(t, `Isabella, who had been talking to James on the other side of the long room, turned again to his sister and whispered, "My dear, I must go."`+"\n",
+		cast, []string{"Isabella"}, []Source{SourceExplicit})
+}

@@ -15,7 +15,7 @@ func TestAttributeRulesVocatives(t *testing.T) {
 	}{
 		{"the name a turn speaks to is never its speaker",
 			`"Is it raining?" said Nell.` + "\n\n" + `"A little," said Julia.` + "\n\n" + `"Then stay in, Nell."` + "\n",
-			[]string{"Nell", "Julia", ""}, []Source{SourceExplicit, SourceExplicit, SourceNone}},
+			[]string{"Nell", "Julia", "Julia"}, []Source{SourceExplicit, SourceExplicit, SourceTurn}},
 		{"the one spoken to answers next, before the alternation",
 			`"Is it raining?" said Nell.` + "\n\n" + `"A little," said Julia.` + "\n\n" +
 				`"My dear Mr. Hartley, what do you think?" said Nell.` + "\n\n" + `"I think it will clear."` + "\n",
@@ -45,4 +45,14 @@ func TestVocativePosition(t *testing.T) {
 			t.Errorf("%q: vocative %v, want %v", tc.quote, got, tc.want)
 		}
 	}
+}
+
+func TestPronounAnswersAddressee(t *testing.T) {
+	// "she replied" answers the one the turn before spoke to, not the
+	// woman named last in the narration.
+	cast := []Character{{Name: "Tom", Gender: "male"}, {Name: "Mary", Gender: "female"}, {Name: "Ann", Gender: "female"}}
+	checkCast(t, "Mary came into the room with Ann.\n\n"+
+		`"Well, Mary," said Tom, "I hope you slept."`+"\n\n"+
+		`"Very well," she replied.`+"\n",
+		cast, []string{"Tom", "Tom", "Mary"}, []Source{SourceExplicit, SourceExplicit, SourcePronoun})
 }

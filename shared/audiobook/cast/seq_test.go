@@ -1,0 +1,36 @@
+package cast
+
+import "testing"
+
+func TestSequenceVocativesAlone(t *testing.T) {
+	// No tag at all: the names spoken to say who answers whom.
+	cast := []Character{{Name: "Tom", Gender: "male"}, {Name: "Mary", Gender: "female"}}
+	checkCast(t, "The rain had stopped.\n\n"+
+		`"Mary, is it late?"`+"\n\n"+
+		`"Not at all, Tom. Sit down."`+"\n\n"+
+		`"Thank you, Mary. I will."`+"\n",
+		cast, []string{"Tom", "Mary", "Tom"}, []Source{SourceTurn, SourceTurn, SourceTurn})
+}
+
+func TestSequenceBothEnds(t *testing.T) {
+	// Untagged turns before a tagged one are read back from it: the
+	// alternation ends on Mary, and the other one there is Tom.
+	cast := []Character{{Name: "Tom", Gender: "male"}, {Name: "Mary", Gender: "female"}}
+	checkCast(t, "Tom came in and sat down.\n\n"+
+		`"Is it late?"`+"\n\n"+
+		`"Not at all."`+"\n\n"+
+		`"Then I will stay."`+"\n\n"+
+		`"Good," said Mary.`+"\n",
+		cast, []string{"Tom", "Mary", "Tom", "Mary"}, []Source{SourceTurn, SourceTurn, SourceTurn, SourceExplicit})
+}
+
+func TestTurnConfidenceBelowExplicit(t *testing.T) {
+	// A guess from the sequence never rates as high as a tag, and an even
+	// chance rates under LowConfidence, so the LLM pass is asked.
+	if c := turnConfidence(1); c >= ConfidenceExplicit {
+		t.Errorf("certain turn rated %.2f, not under a tag's %.2f", c, ConfidenceExplicit)
+	}
+	if c := turnConfidence(0.5); c >= LowConfidence {
+		t.Errorf("an even turn rated %.2f, not under LowConfidence %.2f", c, LowConfidence)
+	}
+}
