@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	_ "embed"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -272,7 +271,7 @@ func (p *Piper) Speak(ctx context.Context, req Request) (Audio, error) {
 		}
 		rate, pcm, sent, err := p.ask(ctx, line)
 		if err == nil {
-			return Audio{Data: wavBytes(rate, pcm), ContentType: "audio/wav"}, nil
+			return Audio{Data: pcmToWAV(pcm, uint32(rate)), ContentType: "audio/wav"}, nil
 		}
 		var refused piperRefusal
 		if errors.As(err, &refused) {
@@ -438,23 +437,4 @@ func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
-}
-
-// wavBytes wraps 16-bit mono PCM in a WAV header with exact sizes.
-func wavBytes(rate int, pcm []byte) []byte {
-	le := binary.LittleEndian
-	h := make([]byte, 44, 44+len(pcm))
-	copy(h[0:], "RIFF")
-	le.PutUint32(h[4:], uint32(36+len(pcm)))
-	copy(h[8:], "WAVEfmt ")
-	le.PutUint32(h[16:], 16)
-	le.PutUint16(h[20:], 1) // PCM
-	le.PutUint16(h[22:], 1) // mono
-	le.PutUint32(h[24:], uint32(rate))
-	le.PutUint32(h[28:], uint32(rate*2))
-	le.PutUint16(h[32:], 2)
-	le.PutUint16(h[34:], 16)
-	copy(h[36:], "data")
-	le.PutUint32(h[40:], uint32(len(pcm)))
-	return append(h, pcm...)
 }
