@@ -5,10 +5,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"slices"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/lectern/lectern/shared/audiobook"
+	"github.com/lectern/lectern/shared/httpapi/audiobookapi"
 	"github.com/lectern/lectern/shared/speech/render"
 	"github.com/lectern/lectern/shared/voices"
 )
@@ -72,5 +75,67 @@ func TestNeuralNarratorThroughTheRenderer(t *testing.T) {
 	}
 	if n := local.Piper.Starts(); n != 1 {
 		t.Fatalf("%d Piper workers started for two renders; want 1", n)
+	}
+}
+
+// TestImportCastsVoicesByGender: a novel imported on a local server is
+// narrated by the default (neural) voice, and its characters of known
+// gender get voices of their gender, distinct while the library has
+// enough; the user can change any of them with the cast routes.
+func TestImportCastsVoicesByGender(t *testing.T) {
+	_, c := serveLocal(t, 2)
+	status, b := c.uploadBook("novel_text.txt", "text/plain", aliceText(t))
+	if status != http.StatusCreated {
+		t.Fatalf("import: %d %s", status, b)
+	}
+	book := decode[audiobookapi.BookView](t, b)
+	if book.NarratorVoice != voices.DefaultVoiceID {
+		t.Fatalf("narrator voice %q; want the default %q", book.NarratorVoice, voices.DefaultVoiceID)
+	}
+	voiceOf := map[string]voices.Voice{}
+	lookup := func(id string) voices.Voice {
+		if v, ok := voiceOf[id]; ok {
+			return v
+		}
+		v := decode[voices.Voice](t, c.get("/api/voices/"+id))
+		voiceOf[id] = v
+		return v
+	}
+	used := map[voices.Gender]map[string]string{voices.GenderFemale: {}, voices.GenderMale: {}}
+	voiced := 0
+	for _, ch := range book.Cast {
+		if ch.Gender == "" || ch.Narrator {
+			if ch.VoiceID != "" {
+				t.Errorf("%s (gender %q, narrator %v) was given voice %s; want the narrator's", ch.Name, ch.Gender, ch.Narrator, ch.VoiceID)
+			}
+			continue
+		}
+		if ch.VoiceID == "" || ch.VoiceID == book.NarratorVoice {
+			t.Errorf("%s (%s) has voice %q", ch.Name, ch.Gender, ch.VoiceID)
+			continue
+		}
+		v := lookup(ch.VoiceID)
+		if string(v.Gender) != ch.Gender || v.Unavailable != "" {
+			t.Errorf("%s (%s) speaks in %s (%s, unavailable %q)", ch.Name, ch.Gender, v.Name, v.Gender, v.Unavailable)
+		}
+		// The first few of each gender (most mentioned first) are distinct.
+		g := used[voices.Gender(ch.Gender)]
+		if other, taken := g[ch.VoiceID]; taken && len(g) < 4 {
+			t.Errorf("%s and %s share %s", ch.Name, other, v.Name)
+		}
+		g[ch.VoiceID] = ch.Name
+		voiced++
+	}
+	if voiced < 5 || len(used[voices.GenderFemale]) < 2 || len(used[voices.GenderMale]) < 2 {
+		t.Fatalf("%d characters voiced; women's voices %v, men's %v", voiced, used[voices.GenderFemale], used[voices.GenderMale])
+	}
+	// The user changes one with the existing route, and it stays.
+	i := slices.IndexFunc(book.Cast, func(ch audiobook.Character) bool { return ch.VoiceID != "" })
+	other := voices.EngineVoiceID(voices.BuiltinEngine, "en-gb")
+	if status, _, b := c.do(http.MethodPut, "/api/audiobook/books/"+book.ID+"/cast/"+book.Cast[i].ID+"/voice", []byte(`{"voice_id":"`+other+`"}`)); status != http.StatusOK {
+		t.Fatalf("set voice: %d %s", status, b)
+	}
+	if got := c.book(book.ID).Cast; got[slices.IndexFunc(got, func(ch audiobook.Character) bool { return ch.ID == book.Cast[i].ID })].VoiceID != other {
+		t.Fatalf("the voice set by hand did not stay")
 	}
 }

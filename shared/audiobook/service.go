@@ -41,6 +41,8 @@ type Service struct {
 	llm      LLMSource
 	renderer Renderer
 	ffmpeg   string // joins a render's chapter parts; "" is ffmpeg on PATH
+	// castVoices gives an imported book its voices; nil leaves them unset.
+	castVoices CastVoices
 }
 
 // NewService builds the service. llm and renderer are what the jobs call;
@@ -86,10 +88,15 @@ func (s *Service) Import(ctx context.Context, filename string, data []byte) (Boo
 		chars = chars[:MaxCharacters] // the most mentioned
 	}
 	segs := spanSegments(sp, cast.AttributeRules(bk.Text, sp, chars), nil)
+	people := make([]Character, len(chars))
+	for i, c := range chars {
+		people[i] = Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator}
+	}
+	narrator, assigned := s.voicesFor(ctx, people)
 
 	now := s.clock().UTC()
 	b := Book{ID: jobs.NewID(), Title: bk.Title, Author: bk.Author, Filename: filename, Format: format, Bytes: len(bk.Text),
-		Mode: ModeSpan, Created: now, Updated: now}
+		Mode: ModeSpan, NarratorVoice: narrator, Created: now, Updated: now}
 	if b.Title == "" {
 		b.Title = strings.TrimSuffix(path.Base(filename), path.Ext(filename))
 	}
@@ -100,7 +107,7 @@ func (s *Service) Import(ctx context.Context, filename string, data []byte) (Boo
 	if err := s.blobs.Put(ctx, b.TextKey, strings.NewReader(bk.Text), "text/plain; charset=utf-8"); err != nil {
 		return Book{}, fmt.Errorf("store the text of %s: %w", filename, err)
 	}
-	if err := s.storeNew(ctx, b, chars, segs); err != nil {
+	if err := s.storeNew(ctx, b, chars, assigned, segs); err != nil {
 		// Nothing lists the book without its META; remove what was written.
 		_ = s.remove(context.WithoutCancel(ctx), b.ID)
 		return Book{}, err
@@ -108,12 +115,13 @@ func (s *Service) Import(ctx context.Context, filename string, data []byte) (Boo
 	return s.loadBook(ctx, b.ID)
 }
 
-// storeNew writes a new book: its characters, then its segments, META and
-// listing entry in one transaction, so the book appears whole or not at all.
-func (s *Service) storeNew(ctx context.Context, b Book, chars []cast.Character, segs []Segment) error {
+// storeNew writes a new book: its characters (with the voices assigned,
+// by id), then its segments, META and listing entry in one transaction, so
+// the book appears whole or not at all.
+func (s *Service) storeNew(ctx context.Context, b Book, chars []cast.Character, assigned map[string]string, segs []Segment) error {
 	var ws []store.Write
 	for _, c := range chars {
-		it, err := charItem(b.ID, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator, Version: 1})
+		it, err := charItem(b.ID, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator, VoiceID: assigned[c.ID], Version: 1})
 		if err != nil {
 			return err
 		}

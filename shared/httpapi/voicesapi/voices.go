@@ -24,17 +24,7 @@ const importTimeout = 30 * time.Second
 // local mode espeak-ng's voices are imported at start (once: later starts
 // find them there).
 func Module(d *platform.Deps) (platform.Module, error) {
-	library := d.Voices
-	if library == nil {
-		library = voices.Unconfigured{}
-	}
-	engines := engineSet{
-		cards:  cards.FromDeps(d),
-		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
-		piper:  d.Piper,
-		hosted: d.Hosted(),
-	}
-	svc := voices.NewService(library, d.Blobs, engines, d.Clock, d.Log)
+	svc, engines := newService(d)
 	if !d.Hosted() && d.Voices != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), importTimeout)
 		defer cancel()
@@ -49,6 +39,28 @@ func Module(d *platform.Deps) (platform.Module, error) {
 		}
 	}
 	return platform.Module{Name: "voices", Operations: Operations(svc)}, nil
+}
+
+// NewService is the voice library over the platform: its store, this
+// instance's engine cards and built-in engines. Features that pick voices
+// (an audiobook's cast) use it as the library's module does.
+func NewService(d *platform.Deps) *voices.Service {
+	svc, _ := newService(d)
+	return svc
+}
+
+func newService(d *platform.Deps) (*voices.Service, engineSet) {
+	library := d.Voices
+	if library == nil {
+		library = voices.Unconfigured{}
+	}
+	engines := engineSet{
+		cards:  cards.FromDeps(d),
+		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
+		piper:  d.Piper,
+		hosted: d.Hosted(),
+	}
+	return voices.NewService(library, d.Blobs, engines, d.Clock, d.Log), engines
 }
 
 // Operations lists the voice library's operations.
