@@ -121,7 +121,7 @@ func (s *Service) Import(ctx context.Context, filename string, data []byte) (Boo
 func (s *Service) storeNew(ctx context.Context, b Book, chars []cast.Character, assigned map[string]string, segs []Segment) error {
 	var ws []store.Write
 	for _, c := range chars {
-		it, err := charItem(b.ID, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator, VoiceID: assigned[c.ID], Version: 1})
+		it, err := charItem(b.ID, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator, VoiceID: assigned[c.ID], VoiceAssigned: assigned[c.ID] != "", Version: 1})
 		if err != nil {
 			return err
 		}
@@ -472,7 +472,7 @@ func (s *Service) SetVoice(ctx context.Context, id, charID, voiceID string) (Cha
 		if err := json.Unmarshal(it.Data, &c); err != nil {
 			return Character{}, err
 		}
-		c.VoiceID, c.Version = voiceID, it.Version+1
+		c.VoiceID, c.VoiceAssigned, c.Version = voiceID, false, it.Version+1
 		next, err := charItem(id, c)
 		if err != nil {
 			return Character{}, err

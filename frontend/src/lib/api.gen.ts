@@ -1555,6 +1555,8 @@ export interface components {
             narrator: boolean;
             /** Format: int64 */
             version: number;
+            /** @description the voice was assigned at import by gender, not chosen by hand */
+            voice_assigned?: boolean;
             /** @description the voice of the library the character speaks in; empty speaks in the narrator's */
             voice_id?: string;
         };
