@@ -41,13 +41,18 @@ func TestNeuralNarratorThroughTheRenderer(t *testing.T) {
 	if !def.Neural || def.Voice.ID != voices.DefaultVoiceID {
 		t.Fatalf("default voice on a fresh server: %s", b)
 	}
+	// firstAudio is the time from the POST to chunk 0 listed with its URL:
+	// what a player waits before it can start.
+	var firstAudio time.Duration
 	renderText := func(text string) render.Status {
+		start := time.Now()
 		status, _, b := c.do("POST", "/api/speech/renders", []byte(fmt.Sprintf(`{"voice_id":%q,"format":"mp3","text":%q}`, def.Voice.ID, text)))
 		if status != http.StatusAccepted {
 			t.Fatalf("POST answered %d: %s", status, b)
 		}
 		st := decode[render.Status](t, b)
 		first := pollChunks(t, c, st.ID, 0)
+		firstAudio = time.Since(start)
 		if len(first.Chunks) == 0 || first.Chunks[0].VoiceID != def.Voice.ID {
 			t.Fatalf("first chunk listing %+v", first)
 		}
@@ -57,7 +62,7 @@ func TestNeuralNarratorThroughTheRenderer(t *testing.T) {
 	start := time.Now()
 	const more = "\n\nAt dawn the harbour was quiet again."
 	st := renderText(threeParagraphs)
-	t.Logf("three paragraphs in the neural voice: %s", time.Since(start).Round(time.Millisecond))
+	t.Logf("three paragraphs in the neural voice: %s; first audio after %s (the first use after start: the worker starts)", time.Since(start).Round(time.Millisecond), firstAudio.Round(time.Millisecond))
 	sentences := render.Sentences(threeParagraphs)
 	tm := st.Timings.Chapters[0].Sentences
 	if st.Result.Chunks != len(sentences) || st.Result.EngineCalls != len(sentences) || len(tm) != len(sentences) {
@@ -70,11 +75,13 @@ func TestNeuralNarratorThroughTheRenderer(t *testing.T) {
 		}
 	}
 	again := renderText(threeParagraphs + more)
+	warm := renderText("A new sentence for a warm server. And another one after it.")
+	t.Logf("first audio on a warm server: %s (render %s)", firstAudio.Round(time.Millisecond), warm.ID)
 	if again.Result.Cached != len(sentences) || again.Result.EngineCalls != 1 {
 		t.Fatalf("a longer text spoke %d chunks with %d cached; want 1 and %d", again.Result.EngineCalls, again.Result.Cached, len(sentences))
 	}
 	if n := local.Piper.Starts(); n != 1 {
-		t.Fatalf("%d Piper workers started for two renders; want 1", n)
+		t.Fatalf("%d Piper workers started for three renders; want 1", n)
 	}
 }
 
