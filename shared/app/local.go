@@ -6,6 +6,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/lectern/lectern/shared/blob/localfs"
+	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/jobs/localjobs"
@@ -98,6 +100,7 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 		Jobs:     pool,
 		Settings: settings.NewSealedService(table, cfg.Instance, sealer),
 		Voices:   library,
+		Piper:    speech.NewPiper(cmp.Or(cfg.PiperPython, speech.DefaultPiperPython())),
 	}
 	if err := deps.Settings.SealStored(ctx); err != nil {
 		table.Close()
@@ -201,7 +204,7 @@ func (l *Local) Operations() []httpapi.Operation { return platform.Operations(l.
 func (l *Local) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return errors.Join(l.pool.Stop(ctx), l.blobs.Close(), l.table.Close(), l.library.Close())
+	return errors.Join(l.pool.Stop(ctx), l.Piper.Close(), l.blobs.Close(), l.table.Close(), l.library.Close())
 }
 
 // loadOrCreateSecret keeps a 32-byte key across restarts (file mode 0600):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"testing"
 
 	"github.com/lectern/lectern/shared/features"
@@ -17,7 +18,8 @@ import (
 func openTestLocal(tb testing.TB, base string, workers int) *Local {
 	tb.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg := platform.Config{Mode: platform.ModeLocal, Instance: "default", DataDir: tb.TempDir(), Workers: workers}
+	// LECTERN_PIPER is the Makefile's Piper; unset, the server's default.
+	cfg := platform.Config{Mode: platform.ModeLocal, Instance: "default", DataDir: tb.TempDir(), Workers: workers, PiperPython: os.Getenv("LECTERN_PIPER")}
 	local, err := OpenLocal(context.Background(), cfg, base, log, features.All()...)
 	if err != nil {
 		tb.Fatal(err)

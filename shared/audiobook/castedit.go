@@ -207,18 +207,19 @@ func reattribute(segs []Segment, att []cast.Attribution, chars []cast.Character,
 // castWrites are the writes that turn the stored cast into next: changed
 // characters put (on the version read), new ones added, gone ones
 // deleted. A character merged away passes its voice to the one it joined
-// when that one has none.
+// when that one has none, or only one assigned at import while the
+// merged-away one was chosen by hand.
 func castWrites(id string, stored []Character, next []cast.Character, rename map[string]string) (puts, dels []store.Write) {
 	old := map[string]Character{}
-	voiceOf := map[string]string{} // name → voice, of the stored cast
+	byName := map[string]Character{} // of the stored cast
 	for _, c := range stored {
 		old[c.ID] = c
-		voiceOf[c.Name] = c.VoiceID
+		byName[c.Name] = c
 	}
-	inherit := map[string]string{} // new name → a merged-away voice
+	inherit := map[string]Character{} // new name → a merged-away voice
 	for from, to := range rename {
-		if v := voiceOf[from]; v != "" {
-			inherit[to] = v
+		if f := byName[from]; f.VoiceID != "" && (inherit[to].VoiceID == "" || f.handVoice()) {
+			inherit[to] = f
 		}
 	}
 	keep := map[string]bool{}
@@ -226,9 +227,9 @@ func castWrites(id string, stored []Character, next []cast.Character, rename map
 		keep[n.ID] = true
 		c, had := old[n.ID]
 		want := Character{ID: n.ID, Name: n.Name, Aliases: nonNilNames(n.Aliases), Gender: n.Gender, Mentions: n.Mentions, Narrator: n.Narrator,
-			VoiceID: c.VoiceID, Version: c.Version}
-		if want.VoiceID == "" {
-			want.VoiceID = inherit[n.Name]
+			VoiceID: c.VoiceID, VoiceAssigned: c.VoiceAssigned, Version: c.Version}
+		if h := inherit[n.Name]; h.VoiceID != "" && (want.VoiceID == "" || (h.handVoice() && !want.handVoice())) {
+			want.VoiceID, want.VoiceAssigned = h.VoiceID, h.VoiceAssigned
 		}
 		if had && sameCharacter(c, want) {
 			continue

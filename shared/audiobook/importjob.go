@@ -223,13 +223,18 @@ func (s *Service) importBook(ctx context.Context, id string, progress jobs.Repor
 		chars = chars[:MaxCharacters] // the most mentioned
 	}
 	segs := spanSegments(sp, cast.AttributeRules(bk.Text, sp, chars), nil)
+	people := make([]Character, len(chars))
+	for i, c := range chars {
+		people[i] = Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator}
+	}
+	narrator, assigned := s.voicesFor(ctx, people)
 	if err := step(0.9, "storing the book"); err != nil {
 		return err
 	}
 	if err := s.blobs.Put(ctx, b.TextKey, strings.NewReader(bk.Text), "text/plain; charset=utf-8"); err != nil {
 		return jobs.Transient(fmt.Errorf("store the text of %s: %w", b.Filename, err))
 	}
-	if err := s.storeImported(ctx, id, bk, chars, segs); err != nil {
+	if err := s.storeImported(ctx, id, bk, chars, narrator, assigned, segs); err != nil {
 		if errors.Is(err, ErrNotFound) {
 			// Deleted while it was imported: take away what this run wrote.
 			_ = s.remove(context.WithoutCancel(ctx), id)
@@ -253,14 +258,16 @@ func (s *Service) readUpload(ctx context.Context, id string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(rc, MaxUploadBytes+1))
 }
 
-// storeImported writes an imported book: its characters, then its
-// segments, META (ready) and listing entry in one transaction, so the
-// book turns ready whole or not at all.
-func (s *Service) storeImported(ctx context.Context, id string, bk book.Book, chars []cast.Character, segs []Segment) error {
+// storeImported writes an imported book: its characters (with the voices
+// assigned, by id), then its segments, META (ready, with the narrator's
+// voice) and listing entry in one transaction, so the book turns ready
+// whole or not at all.
+func (s *Service) storeImported(ctx context.Context, id string, bk book.Book, chars []cast.Character, narrator string, assigned map[string]string, segs []Segment) error {
 	var ws []store.Write
 	for _, c := range chars {
 		// Unconditional: a run after a crash writes the same cast again.
-		it, err := charItem(id, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator, Version: 1})
+		it, err := charItem(id, Character{ID: c.ID, Name: c.Name, Aliases: c.Aliases, Gender: c.Gender, Mentions: c.Mentions, Narrator: c.Narrator,
+			VoiceID: assigned[c.ID], VoiceAssigned: assigned[c.ID] != "", Version: 1})
 		if err != nil {
 			return err
 		}
@@ -285,6 +292,9 @@ func (s *Service) storeImported(ctx context.Context, id string, bk book.Book, ch
 			b.Title = bk.Title
 		}
 		b.Author, b.Bytes, b.Status, b.Error, b.Chapters = bk.Author, len(bk.Text), StatusReady, "", nil
+		if b.NarratorVoice == "" {
+			b.NarratorVoice = narrator
+		}
 		for _, c := range bk.Chapters {
 			b.Chapters = append(b.Chapters, Chapter{Index: c.Index, Title: c.Title, Start: c.Start, End: c.End})
 		}

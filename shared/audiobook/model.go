@@ -143,8 +143,15 @@ type Character struct {
 	Narrator bool     `json:"narrator" doc:"the first-person narrator (\"said I\")"`
 	Lines    int      `json:"lines" doc:"dialogue lines spoken"`
 	VoiceID  string   `json:"voice_id,omitempty" doc:"the voice of the library the character speaks in; empty speaks in the narrator's"`
-	Version  int64    `json:"version"`
+	// VoiceAssigned: the import gave VoiceID, not the user, so a merge
+	// prefers a member's voice chosen by hand, and a character the LLM
+	// drops is not kept for it.
+	VoiceAssigned bool  `json:"voice_assigned,omitempty" doc:"the voice was assigned at import by gender, not chosen by hand"`
+	Version       int64 `json:"version"`
 }
+
+// handVoice reports whether the user chose the character's voice.
+func (c Character) handVoice() bool { return c.VoiceID != "" && !c.VoiceAssigned }
 
 // segmentID matches segment ids: "c<chapter>-s<n>" (span) or
 // "c<chapter>-k<n>" (classic).

@@ -96,12 +96,13 @@ func planRefine(stored []Character, refined []cast.Character, pinned map[string]
 			return stored[b].Mentions - stored[a].Mentions
 		})
 		kept := stored[ms[0]]
-		next.ID, next.Version, next.VoiceID = kept.ID, kept.Version, kept.VoiceID
+		next.ID, next.Version, next.VoiceID, next.VoiceAssigned = kept.ID, kept.Version, kept.VoiceID, kept.VoiceAssigned
 		var from []string
 		for _, i := range ms {
 			c := stored[i]
-			if next.VoiceID == "" {
-				next.VoiceID = c.VoiceID
+			// A voice chosen by hand wins over one the import assigned.
+			if next.VoiceID == "" || (c.handVoice() && !next.handVoice()) {
+				next.VoiceID, next.VoiceAssigned = c.VoiceID, c.VoiceAssigned
 			}
 			if c.Name != r.Name {
 				p.rename[c.Name] = r.Name
@@ -125,7 +126,7 @@ func planRefine(stored []Character, refined []cast.Character, pinned map[string]
 		if member[i] >= 0 {
 			continue
 		}
-		if pinned[c.Name] || c.VoiceID != "" {
+		if pinned[c.Name] || c.handVoice() {
 			continue // kept as it is
 		}
 		p.del = append(p.del, c)
@@ -145,7 +146,7 @@ func freeID(ids map[string]bool, id string) string {
 }
 
 func sameCharacter(a, b Character) bool {
-	return a.Name == b.Name && slices.Equal(a.Aliases, b.Aliases) && a.Gender == b.Gender && a.Mentions == b.Mentions && a.VoiceID == b.VoiceID && a.Narrator == b.Narrator
+	return a.Name == b.Name && slices.Equal(a.Aliases, b.Aliases) && a.Gender == b.Gender && a.Mentions == b.Mentions && a.VoiceID == b.VoiceID && a.VoiceAssigned == b.VoiceAssigned && a.Narrator == b.Narrator
 }
 
 // refine lets the LLM merge, rename and gender the book's cast before

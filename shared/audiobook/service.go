@@ -38,6 +38,8 @@ type Service struct {
 	llm      LLMSource
 	renderer Renderer
 	ffmpeg   string // joins a render's chapter parts; "" is ffmpeg on PATH
+	// castVoices gives an imported book its voices; nil leaves them unset.
+	castVoices CastVoices
 }
 
 // NewService builds the service. llm and renderer are what the jobs call;
@@ -379,7 +381,7 @@ func (s *Service) SetVoice(ctx context.Context, id, charID, voiceID string) (Cha
 		if err := json.Unmarshal(it.Data, &c); err != nil {
 			return Character{}, err
 		}
-		c.VoiceID, c.Version = voiceID, it.Version+1
+		c.VoiceID, c.VoiceAssigned, c.Version = voiceID, false, it.Version+1
 		next, err := charItem(id, c)
 		if err != nil {
 			return Character{}, err

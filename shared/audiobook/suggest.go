@@ -65,7 +65,7 @@ func guessAge(c Character) voices.Age {
 
 // score rates a voice for a gender and age: gender first (a neutral voice
 // fits anyone a little, and best a character of unknown gender), then
-// age, then English.
+// age, then English, then neural.
 func score(v voices.Voice, gender string, age voices.Age) int {
 	s := 0
 	switch {
@@ -81,6 +81,10 @@ func score(v voices.Voice, gender string, age voices.Age) int {
 	}
 	if voices.LanguageMatches("en", v.Language) {
 		s += 10
+	}
+	// Of voices that fit alike, the neural ones sound natural.
+	if slices.Contains(v.Tags, "neural") {
+		s += 3
 	}
 	return s
 }

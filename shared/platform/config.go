@@ -58,6 +58,11 @@ type Config struct {
 	// empty means "espeak-ng" on PATH. The Worker Lambda points it at its
 	// bundle.
 	EspeakCommand string
+	// PiperPython is the Python that runs Piper, the built-in neural voice
+	// (LECTERN_PIPER); empty means the one `make deps` installs locally
+	// (speech.DefaultPiperPython) and none in AWS, whose functions carry
+	// no Python.
+	PiperPython string
 
 	// EngineHost is the address engine cards without a URL assume (local
 	// mode); DockerHost the Docker endpoint cards without one use.
@@ -88,6 +93,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		TesseractCommand: getenv("LECTERN_TESSERACT"),
 		FFmpegCommand:    getenv("LECTERN_FFMPEG"),
 		EspeakCommand:    getenv("LECTERN_ESPEAK"),
+		PiperPython:      getenv("LECTERN_PIPER"),
 		EngineHost:       getenv("LECTERN_ENGINE_HOST"),
 		DockerHost:       getenv("LECTERN_DOCKER_HOST"),
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lectern/lectern/shared/blob"
+	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/settings"
@@ -31,6 +32,9 @@ type Deps struct {
 	// Voices is the voice library every instance shares (LECTERN_VOICES
 	// locally, the voice table in AWS); nil where none is configured.
 	Voices voices.Store
+	// Piper is the built-in neural voice's worker: one per process, so the
+	// model is loaded once for every feature that speaks.
+	Piper *speech.Piper
 	// Executions stops running ingest executions (Step Functions in AWS);
 	// nil where none run apart from this process.
 	Executions Executions

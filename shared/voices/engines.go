@@ -120,10 +120,10 @@ func SampleSentence(language string) string {
 	return samples["en"]
 }
 
-// PreviewFormat is the audio format a preview is asked for: espeak-ng only
-// writes WAV; other engines send MP3, a tenth of the size.
+// PreviewFormat is the audio format a preview is asked for: the built-in
+// engines only write WAV; other engines send MP3, a tenth of the size.
 func PreviewFormat(v Voice) string {
-	if v.Engine == BuiltinEngine {
+	if IsBuiltinEngine(v.Engine) {
 		return speech.FormatWAV
 	}
 	return speech.FormatMP3

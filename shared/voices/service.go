@@ -16,12 +16,16 @@ import (
 
 // Engines is what the library needs of the engines.
 type Engines interface {
-	// Speaker is the synthesizer of an engine: BuiltinEngine or a TTS card.
+	// Speaker is the synthesizer of an engine: a built-in one or a TTS card.
 	// A missing or unusable card is an error wrapping ErrNoEngine.
 	Speaker(ctx context.Context, engine string) (speech.Synthesizer, error)
 	// CardVoices lists a TTS card's voices: listed is false when the engine
 	// offers no list and the names are OpenAI's.
 	CardVoices(ctx context.Context, card string) (names []string, listed bool, err error)
+	// Available reports why this instance cannot speak with engine now
+	// (a built-in engine not installed or not carried), or nil. It does
+	// not call an engine card.
+	Available(ctx context.Context, engine string) error
 	// EspeakVoices lists espeak-ng's voices.
 	EspeakVoices(ctx context.Context) ([]speech.EspeakVoice, error)
 	// EspeakVariants lists espeak-ng's variants (f2, grandma).
@@ -75,11 +79,21 @@ func (s *Service) Search(ctx context.Context, q Query) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return s.store.Search(ctx, q)
+	r, err := s.store.Search(ctx, q)
+	s.annotate(ctx, r.Items)
+	return r, err
 }
 
-// Get returns one voice.
+// Get returns one voice, saying whether this instance can speak in it.
 func (s *Service) Get(ctx context.Context, id string) (Voice, error) {
+	v, err := s.get(ctx, id)
+	vs := []Voice{v}
+	s.annotate(ctx, vs)
+	return vs[0], err
+}
+
+// get is the stored voice.
+func (s *Service) get(ctx context.Context, id string) (Voice, error) {
 	if err := CheckID(id); err != nil {
 		return Voice{}, err
 	}
@@ -193,6 +207,12 @@ func (s *Service) handVoice(id string, spec Spec) (Voice, error) {
 // not list. espeak-ng would speak an unknown name in its default voice
 // without a word, so the library would hold a voice that is not one.
 func (s *Service) checkEngine(ctx context.Context, v Voice) error {
+	if v.Engine == PiperEngine {
+		if _, err := speech.ParsePiperSpec(v.EngineVoice); err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		return nil
+	}
 	if v.Engine != BuiltinEngine {
 		_, err := s.engines.Speaker(ctx, v.Engine)
 		return err
@@ -227,7 +247,7 @@ func (s *Service) checkEngine(ctx context.Context, v Voice) error {
 // that fails keeps everything here, so the delete can be retried), then
 // the recording and the preview (every version of them), then the record.
 func (s *Service) Delete(ctx context.Context, id string, version int64) error {
-	v, err := s.Get(ctx, id)
+	v, err := s.get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -292,7 +312,7 @@ type Preview struct {
 // stored under PreviewKey and a later preview, in any process sharing the
 // blob store, serves it without an engine call.
 func (s *Service) Preview(ctx context.Context, id string) (Preview, error) {
-	v, err := s.Get(ctx, id)
+	v, err := s.get(ctx, id)
 	if err != nil {
 		return Preview{}, err
 	}
@@ -312,7 +332,7 @@ func (s *Service) Preview(ctx context.Context, id string) (Preview, error) {
 		return Preview{}, err
 	}
 	if v.Preview != p.Key {
-		v.Preview = p.Key
+		v.Preview, v.Unavailable = p.Key, ""
 		// Another writer may have changed the voice meanwhile; the sample
 		// is stored either way and the next preview records it.
 		if _, err := s.store.Update(ctx, v); err != nil && !errors.Is(err, ErrStale) && !errors.Is(err, ErrNotFound) {
@@ -348,14 +368,21 @@ func engineError(engine string, err error) error {
 	return fmt.Errorf("%w: engine %s: %v", ErrEngine, engine, err)
 }
 
-// ImportBuiltin adds espeak-ng's voices that the library lacks; it runs on
-// every start and adds nothing the second time.
+// ImportBuiltin adds the built-in voices that the library lacks: the
+// neural voice and its variations (listed whether or not this instance
+// has Piper: the library is shared, and Search says where one cannot
+// speak), espeak-ng's voices and its variants for a cast. It runs on every
+// start and adds nothing the second time.
 func (s *Service) ImportBuiltin(ctx context.Context) (int, error) {
+	now := s.clock().UTC()
+	added, err := s.store.Import(ctx, PiperVoices(now))
+	if err != nil {
+		return added, err
+	}
 	list, err := s.engines.EspeakVoices(ctx)
 	if err != nil {
-		return 0, engineError(BuiltinEngine, err)
+		return added, engineError(BuiltinEngine, err)
 	}
-	now := s.clock().UTC()
 	vs := make([]Voice, 0, len(list))
 	for _, e := range list {
 		v := FromEspeak(e, now)
@@ -365,7 +392,13 @@ func (s *Service) ImportBuiltin(ctx context.Context) (int, error) {
 		}
 		vs = append(vs, v)
 	}
-	return s.store.Import(ctx, vs)
+	variants, err := s.engines.EspeakVariants(ctx)
+	if err != nil {
+		return added, engineError(BuiltinEngine, err)
+	}
+	vs = append(vs, EspeakCastVoices(variants, now)...)
+	n, err := s.store.Import(ctx, vs)
+	return added + n, err
 }
 
 // Refresh is what an engine card's import did.
@@ -386,7 +419,7 @@ type ImportRequest struct {
 // card's imported voices it no longer lists (voices users added by hand
 // stay). Voices already in the library keep their edits.
 func (s *Service) RefreshEngine(ctx context.Context, card string) (Refresh, error) {
-	if card == BuiltinEngine {
+	if IsBuiltinEngine(card) {
 		n, err := s.ImportBuiltin(ctx)
 		return Refresh{Engine: card, Listed: true, Added: n}, err
 	}

@@ -22,7 +22,7 @@ type Source string
 
 // The sources of a voice.
 const (
-	SourceBuiltin Source = "builtin" // shipped with a built-in engine (espeak-ng); read-only
+	SourceBuiltin Source = "builtin" // shipped with a built-in engine (espeak-ng, Piper); read-only
 	SourceEngine  Source = "engine"  // listed by an engine card
 	SourceClone   Source = "clone"   // cloned from reference audio; needs consent
 	SourceDesign  Source = "design"  // designed from a text description
@@ -57,8 +57,8 @@ const (
 // Ages lists every age group.
 var Ages = []Age{AgeYoung, AgeMiddleAged, AgeOld}
 
-// BuiltinEngine is the engine name of espeak-ng's voices; any other engine
-// name is an engine card's.
+// BuiltinEngine is the engine name of espeak-ng's voices; with PiperEngine
+// the built-in engines. Any other engine name is an engine card's.
 const BuiltinEngine = "espeak-ng"
 
 // Field limits, in characters.
@@ -84,16 +84,19 @@ type Voice struct {
 	Age         Age      `json:"age" enum:"young,middle_aged,old," doc:"age group; empty when unknown"`
 	Tags        []string `json:"tags" doc:"lower-case tags"`
 	Source      Source   `json:"source" enum:"builtin,engine,clone,design"`
-	// Engine is the engine card the voice runs on, or "espeak-ng".
-	Engine      string `json:"engine" doc:"engine card name, or espeak-ng for the built-in engine"`
+	// Engine is the engine card the voice runs on, or a built-in engine.
+	Engine      string `json:"engine" doc:"engine card name, or a built-in engine: espeak-ng, piper (the neural voice)"`
 	EngineVoice string `json:"engine_voice" doc:"the engine's own voice id (alloy, af_heart, en-us)"`
 	// Preview is the blob key of the voice's sample. The key is derived from
 	// the engine, its voice and the sample text, so every instance sharing
 	// the library finds or makes the same sample in its own blob store.
-	Preview string    `json:"preview,omitempty" doc:"blob key of the preview sample, once one was made"`
-	Consent *Consent  `json:"consent,omitempty" doc:"the speaker's consent; clones only"`
-	Created time.Time `json:"created" doc:"when the voice was added"`
-	Updated time.Time `json:"updated" doc:"when the voice last changed"`
+	Preview string   `json:"preview,omitempty" doc:"blob key of the preview sample, once one was made"`
+	Consent *Consent `json:"consent,omitempty" doc:"the speaker's consent; clones only"`
+	// Unavailable is not stored: the library is shared, and whether a
+	// built-in engine runs is each instance's own.
+	Unavailable string    `json:"unavailable,omitempty" doc:"why this instance cannot speak in the voice now (say, the neural voice is not installed); empty when it can"`
+	Created     time.Time `json:"created" doc:"when the voice was added"`
+	Updated     time.Time `json:"updated" doc:"when the voice last changed"`
 	// Version counts writes; an update naming an older one is refused.
 	Version int64 `json:"version" doc:"increases with every change; send it back to update"`
 }

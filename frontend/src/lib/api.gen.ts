@@ -1368,6 +1368,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/voices/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The voice read-aloud, podcasts and audiobook narration speak in until the user picks another: the neural voice (Piper) where this instance has it, else espeak-ng's, with the reason */
+        get: operations["default-voice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/voices/design": {
         parameters: {
             query?: never;
@@ -1538,6 +1555,8 @@ export interface components {
             narrator: boolean;
             /** Format: int64 */
             version: number;
+            /** @description the voice was assigned at import by gender, not chosen by hand */
+            voice_assigned?: boolean;
             /** @description the voice of the library the character speaks in; empty speaks in the narrator's */
             voice_id?: string;
         };
@@ -3018,6 +3037,14 @@ export interface components {
             /** @description the statement that was confirmed */
             statement: string;
         };
+        VoicesDefaultVoice: {
+            /** @description the default is the neural voice */
+            neural: boolean;
+            /** @description why the neural voice is not the default on this instance */
+            reason?: string;
+            /** @description the voice narration speaks in until the user picks another */
+            voice: components["schemas"]["VoicesVoice"];
+        };
         VoicesDesign: {
             description: string;
             engine: string;
@@ -3149,7 +3176,7 @@ export interface components {
             created: string;
             /** @description what the voice sounds like */
             description: string;
-            /** @description engine card name, or espeak-ng for the built-in engine */
+            /** @description engine card name, or a built-in engine: espeak-ng, piper (the neural voice) */
             engine: string;
             /** @description the engine's own voice id (alloy, af_heart, en-us) */
             engine_voice: string;
@@ -3170,6 +3197,8 @@ export interface components {
             source: "builtin" | "engine" | "clone" | "design";
             /** @description lower-case tags */
             tags: string[] | null;
+            /** @description why this instance cannot speak in the voice now (say, the neural voice is not installed); empty when it can */
+            unavailable?: string;
             /**
              * Format: date-time
              * @description when the voice last changed
@@ -6802,6 +6831,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VoicesVoice"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "default-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicesDefaultVoice"];
                 };
             };
             /** @description Error */

@@ -116,7 +116,33 @@ export function sourceLabel(s: Voice['source']): string {
   return SOURCES.find((x) => x.id === s)?.label ?? s;
 }
 
+/** The primary subtag of a BCP 47 tag, lower case: "en" for "en-US". */
+export const primaryLanguage = (tag: string) => tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+
+/**
+ * The voices to pick from: those in the user's language (its primary
+ * subtag, so en-GB finds en-us) first, the default voice first of all, each
+ * group in the order given; a voice listed twice is kept once.
+ */
+export function pickerOrder(list: readonly Voice[], userLanguage: string, defaultId = ''): Voice[] {
+  const lang = primaryLanguage(userLanguage);
+  const seen = new Set<string>();
+  const unique = list.filter((v) => !seen.has(v.id) && seen.add(v.id));
+  const rank = (v: Voice) => (v.id === defaultId ? 0 : lang && primaryLanguage(v.language) === lang ? 1 : 2);
+  return unique.map((v, i) => ({ v, i })).sort((a, b) => rank(a.v) - rank(b.v) || a.i - b.i).map((x) => x.v);
+}
+
+/** A voice as the picker lists it: name, language, and whether it is the default or cannot speak here. */
+export function pickerLabel(v: Voice, defaultId: string): string {
+  const marks = [v.id === defaultId ? 'default' : '', v.unavailable ? 'unavailable here' : ''].filter(Boolean);
+  return `${v.name} — ${languageLabel(v)}${marks.length ? ` (${marks.join(', ')})` : ''}`;
+}
+
+export type DefaultVoice = Schemas['VoicesDefaultVoice'];
+
 export const voicesApi = {
+  /** This instance's default voice (the neural one where it can speak), and why not when it is not. */
+  default: (): Promise<DefaultVoice> => call('get', '/api/voices/default', {}),
   /** One page of the search, from offset. */
   async search(s: Search, offset = 0, limit = PAGE_SIZE): Promise<Page> {
     const p = searchParams(s);

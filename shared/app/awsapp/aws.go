@@ -19,6 +19,7 @@ import (
 
 	"github.com/lectern/lectern/shared/awsenv"
 	"github.com/lectern/lectern/shared/blob/s3blob"
+	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/jobs/sqsjobs"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
@@ -78,6 +79,7 @@ func openAWS(cfg platform.Config, log *slog.Logger, getenv func(string) string, 
 		Jobs:     sqsjobs.New(table, sqs.NewFromConfig(awsCfg, func(o *sqs.Options) { o.BaseEndpoint = or(awsenv.Endpoint(getenv, "sqs"), o.BaseEndpoint) }), cfg.QueueURL, time.Now),
 		Settings: settings.NewService(table, cfg.Instance),
 		Voices:   library,
+		Piper:    speech.NewPiper(cfg.PiperPython),
 	}, nil
 }
 

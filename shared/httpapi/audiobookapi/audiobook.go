@@ -21,6 +21,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/httpapi/speechapi"
+	"github.com/lectern/lectern/shared/httpapi/voicesapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/platform"
 )
@@ -34,7 +35,8 @@ type DialLLM func(base, key, model string, timeout time.Duration, client *http.C
 // local server and the job worker run it; dial makes the LLM's client.
 func Module(dial DialLLM) platform.New {
 	return func(d *platform.Deps) (platform.Module, error) {
-		svc := audiobook.NewService(d.Table, d.Blobs, d.Jobs, d.Voices, d.Clock, settingsLLM(d, dial), speechapi.NewRenderService(d)).WithFFmpeg(d.Config.FFmpegCommand)
+		svc := audiobook.NewService(d.Table, d.Blobs, d.Jobs, d.Voices, d.Clock, settingsLLM(d, dial), speechapi.NewRenderService(d)).
+			WithFFmpeg(d.Config.FFmpegCommand).WithCastVoices(voicesapi.NewService(d))
 		return platform.Module{
 			Name:       "audiobook",
 			Operations: Operations(svc),
@@ -46,7 +48,7 @@ func Module(dial DialLLM) platform.New {
 // API is the audiobook feature as its API Lambda serves it: the operations
 // only; the worker runs the jobs.
 func API(d *platform.Deps) (platform.Module, error) {
-	svc := audiobook.NewService(d.Table, d.Blobs, d.Jobs, d.Voices, d.Clock, settingsLLM(d, nil), nil)
+	svc := audiobook.NewService(d.Table, d.Blobs, d.Jobs, d.Voices, d.Clock, settingsLLM(d, nil), nil).WithCastVoices(voicesapi.NewService(d))
 	return platform.Module{Name: "audiobook", Operations: Operations(svc)}, nil
 }
 

@@ -21,6 +21,7 @@ const cardConcurrency = 4
 type engineSet struct {
 	cards  *cards.Service
 	espeak speech.Espeak
+	piper  *speech.Piper
 	// hosted: an AWS function, which has espeak-ng only where it carries
 	// one (espeak.Command, LECTERN_ESPEAK: the worker's bundle).
 	hosted bool
@@ -29,6 +30,14 @@ type engineSet struct {
 var _ render.Engines = engineSet{}
 
 func (e engineSet) Engine(ctx context.Context, engine, voice string) (render.Engine, error) {
+	if engine == voices.PiperEngine {
+		if err := e.piper.Status(ctx); err != nil {
+			return render.Engine{}, fmt.Errorf("%w: %v", voices.ErrNoEngine, err)
+		}
+		// One worker speaks one chunk at a time, ONNX Runtime using every
+		// core for it; the renderer's look-ahead keeps it fed.
+		return render.Engine{Name: engine, Voice: voice, Speaker: e.piper, Limit: render.PiperLimit, Concurrency: 1}, nil
+	}
 	if engine == voices.BuiltinEngine {
 		if e.hosted && e.espeak.Command == "" {
 			return render.Engine{}, fmt.Errorf("%w: this function carries no espeak-ng (LECTERN_ESPEAK is unset); use a voice of a TTS engine card", voices.ErrNoEngine)

@@ -20,6 +20,7 @@ func NewRenderService(d *platform.Deps) *render.Service {
 	engines := engineSet{
 		cards:  cards.FromDeps(d),
 		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
+		piper:  d.Piper,
 		hosted: d.Hosted(),
 	}
 	return render.NewService(render.New(d.Blobs, render.Options{FFmpeg: d.Config.FFmpegCommand}), d.Jobs, library, engines, d.Blobs)

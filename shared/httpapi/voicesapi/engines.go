@@ -11,10 +11,11 @@ import (
 )
 
 // engineSet is the library's Engines port over this instance's engine
-// cards and the built-in espeak-ng.
+// cards and the built-in espeak-ng and Piper.
 type engineSet struct {
 	cards  *cards.Service
 	espeak speech.Espeak
+	piper  *speech.Piper
 	// hosted: an AWS function, which has espeak-ng only where it carries
 	// one (espeak.Command, LECTERN_ESPEAK: the Voices function's bundle).
 	hosted bool
@@ -22,10 +23,25 @@ type engineSet struct {
 
 var _ voices.Engines = engineSet{}
 
+func (e engineSet) Available(ctx context.Context, engine string) error {
+	switch {
+	case engine == voices.PiperEngine:
+		if err := e.piper.Status(ctx); err != nil {
+			return fmt.Errorf("%w: %v", voices.ErrNoEngine, err)
+		}
+	case engine == voices.BuiltinEngine && e.hosted && e.espeak.Command == "":
+		return fmt.Errorf("%w: this function carries no espeak-ng (LECTERN_ESPEAK is unset); use a TTS engine card", voices.ErrNoEngine)
+	}
+	return nil
+}
+
 func (e engineSet) Speaker(ctx context.Context, engine string) (speech.Synthesizer, error) {
-	if engine == voices.BuiltinEngine {
-		if e.hosted && e.espeak.Command == "" {
-			return nil, fmt.Errorf("%w: this function carries no espeak-ng (LECTERN_ESPEAK is unset); use a TTS engine card", voices.ErrNoEngine)
+	if voices.IsBuiltinEngine(engine) {
+		if err := e.Available(ctx, engine); err != nil {
+			return nil, err
+		}
+		if engine == voices.PiperEngine {
+			return e.piper, nil
 		}
 		return e.espeak, nil
 	}
@@ -37,8 +53,8 @@ func (e engineSet) Speaker(ctx context.Context, engine string) (speech.Synthesiz
 }
 
 func (e engineSet) Cloner(ctx context.Context, engine string) (voices.Cloner, error) {
-	if engine == voices.BuiltinEngine {
-		return nil, fmt.Errorf("%w: espeak-ng is a formant synthesizer and cannot imitate a recording; clone on a chatterbox or elevenlabs engine card", voices.ErrCannotClone)
+	if voices.IsBuiltinEngine(engine) {
+		return nil, fmt.Errorf("%w: the built-in %s speaks only its own voices and cannot imitate a recording; clone on a chatterbox or elevenlabs engine card", voices.ErrCannotClone, engine)
 	}
 	ep, err := cardvoices.TTSCard(ctx, e.cards, engine)
 	if err != nil {
@@ -48,6 +64,9 @@ func (e engineSet) Cloner(ctx context.Context, engine string) (voices.Cloner, er
 }
 
 func (e engineSet) Designer(ctx context.Context, engine string) (voices.Designer, error) {
+	if engine == voices.PiperEngine {
+		return nil, fmt.Errorf("%w: the neural voice has one speaker and its variations in the library; design offline with espeak-ng", voices.ErrCannotDesign)
+	}
 	if engine == voices.BuiltinEngine {
 		speaker, err := e.Speaker(ctx, engine)
 		if err != nil {

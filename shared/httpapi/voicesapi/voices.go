@@ -24,6 +24,32 @@ const importTimeout = 30 * time.Second
 // local mode espeak-ng's voices are imported at start (once: later starts
 // find them there).
 func Module(d *platform.Deps) (platform.Module, error) {
+	svc, engines := newService(d)
+	if !d.Hosted() && d.Voices != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), importTimeout)
+		defer cancel()
+		// A machine without espeak-ng still serves the rest of the library.
+		if n, err := svc.ImportBuiltin(ctx); err != nil {
+			d.Log.Warn("built-in voices not all imported", "err", err)
+		} else if n > 0 {
+			d.Log.Info("built-in voices imported", "count", n)
+		}
+		if err := engines.Available(ctx, voices.PiperEngine); err != nil {
+			d.Log.Warn("the neural voice is unavailable; espeak-ng is the default", "reason", err)
+		}
+	}
+	return platform.Module{Name: "voices", Operations: Operations(svc)}, nil
+}
+
+// NewService is the voice library over the platform: its store, this
+// instance's engine cards and built-in engines. Features that pick voices
+// (an audiobook's cast) use it as the library's module does.
+func NewService(d *platform.Deps) *voices.Service {
+	svc, _ := newService(d)
+	return svc
+}
+
+func newService(d *platform.Deps) (*voices.Service, engineSet) {
 	library := d.Voices
 	if library == nil {
 		library = voices.Unconfigured{}
@@ -31,26 +57,16 @@ func Module(d *platform.Deps) (platform.Module, error) {
 	engines := engineSet{
 		cards:  cards.FromDeps(d),
 		espeak: speech.Espeak{Command: d.Config.EspeakCommand},
+		piper:  d.Piper,
 		hosted: d.Hosted(),
 	}
-	svc := voices.NewService(library, d.Blobs, engines, d.Clock, d.Log)
-	if !d.Hosted() && d.Voices != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), importTimeout)
-		defer cancel()
-		// A machine without espeak-ng still serves the rest of the library.
-		if n, err := svc.ImportBuiltin(ctx); err != nil {
-			d.Log.Warn("espeak-ng voices not imported", "err", err)
-		} else if n > 0 {
-			d.Log.Info("espeak-ng voices imported", "count", n)
-		}
-	}
-	return platform.Module{Name: "voices", Operations: Operations(svc)}, nil
+	return voices.NewService(library, d.Blobs, engines, d.Clock, d.Log), engines
 }
 
 // Operations lists the voice library's operations.
 func Operations(svc *voices.Service) []httpapi.Operation {
 	return []httpapi.Operation{
-		searchVoices(svc), createVoice(svc), getVoice(svc), putVoice(svc), deleteVoice(svc),
+		searchVoices(svc), defaultVoice(svc), createVoice(svc), getVoice(svc), putVoice(svc), deleteVoice(svc),
 		previewVoice(svc), importVoices(svc), cloneVoice(svc), designVoice(svc), saveDesign(svc),
 	}
 }
@@ -120,6 +136,20 @@ func searchVoices(svc *voices.Service) httpapi.Operation {
 			Source: voices.Source(in.Source), Engine: in.Engine, Limit: in.Limit, Offset: in.Offset,
 		})
 		return &SearchOutput{Body: r}, err
+	})
+}
+
+// DefaultOutput is this instance's default voice.
+type DefaultOutput struct{ Body voices.DefaultVoice }
+
+func defaultVoice(svc *voices.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "default-voice", Method: http.MethodGet, Path: "/api/voices/default",
+		Summary: "The voice read-aloud, podcasts and audiobook narration speak in until the user picks another: the neural voice (Piper) where this instance has it, else espeak-ng's, with the reason",
+		Tags:    tags,
+	}, func(ctx context.Context, _ *struct{}) (*DefaultOutput, error) {
+		d, err := svc.Default(ctx)
+		return &DefaultOutput{Body: d}, err
 	})
 }
 

@@ -53,6 +53,12 @@ func newRig(t *testing.T) *rig {
 // folder); srvURL is where the rig serves.
 func newRigOn(t *testing.T, blobsAt func(srvURL string) blob.Store) *rig {
 	t.Helper()
+	return newRigWith(t, blobsAt, nil)
+}
+
+// newRigWith is newRigOn with piper as the neural voice (nil: none).
+func newRigWith(t *testing.T, blobsAt func(srvURL string) blob.Store, piper *speech.Piper) *rig {
+	t.Helper()
 	if _, err := exec.LookPath("espeak-ng"); err != nil {
 		t.Fatal("espeak-ng is not installed: run `make deps` (apt-get install espeak-ng)")
 	}
@@ -91,7 +97,7 @@ func newRigOn(t *testing.T, blobsAt func(srvURL string) blob.Store) *rig {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	keys := settings.NewService(table, "default")
 	cardSvc := cards.NewService(table, keys, cards.Options{Instance: "default"})
-	engines := engineSet{cards: cardSvc, espeak: speech.Espeak{Command: wrapper}}
+	engines := engineSet{cards: cardSvc, espeak: speech.Espeak{Command: wrapper}, piper: piper}
 	svc := voices.NewService(store, blobs, engines, time.Now, log)
 
 	mux := http.NewServeMux()

@@ -40,10 +40,13 @@ func ContentType(format string) string {
 }
 
 // Per-engine chunk limits, in characters. espeak-ng takes any length, but
-// one process per sentence keeps the work spread over the workers; an
-// OpenAI-compatible endpoint takes at most speech.MaxTextChars.
+// one process per sentence keeps the work spread over the workers; Piper
+// speaks a sentence per call too, so the first audio comes soon and each
+// chunk's timing is a sentence's; an OpenAI-compatible endpoint takes at
+// most speech.MaxTextChars.
 const (
 	EspeakLimit = 1000
+	PiperLimit  = 1000
 	OpenAILimit = speech.MaxTextChars
 )
 
