@@ -180,6 +180,16 @@ func (w *Whisper) Hear(ctx context.Context, path string, cuts []time.Duration) (
 	return ans.Texts, nil
 }
 
+// Pid is the worker's process id, 0 when none runs.
+func (w *Whisper) Pid() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cmd == nil {
+		return 0
+	}
+	return w.cmd.Process.Pid
+}
+
 // stop ends the worker; the next call starts another.
 func (w *Whisper) stop() {
 	if w.cmd == nil {

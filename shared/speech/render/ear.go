@@ -76,12 +76,9 @@ func earKey(cacheKey string) string {
 	return EarPrefix + earVersion + strings.TrimSuffix(strings.TrimPrefix(cacheKey, CachePrefix), ".wav") + ".json"
 }
 
-// Batches: Whisper works on 30 s windows, so a few sentences heard at once
-// cost about what one does.
-const (
-	earBatchAudio  = 25 * time.Second
-	earBatchChunks = 12
-)
+// earWindow is how much audio the ear hears at once: Whisper works on 30 s
+// windows, so a window of sentences costs about what one sentence does.
+const earWindow = 25 * time.Second
 
 // listening hears chunks beside the speakers: the speakers hand it every
 // chunk once its audio is in the cache, and it never holds them up (the
@@ -123,29 +120,47 @@ func (l *listening) wait() {
 
 func (l *listening) run(ctx context.Context) {
 	defer close(l.done)
-	for first := range l.queue {
-		batch := []planned{first}
-	more:
-		for len(batch) < earBatchChunks {
-			select {
-			case c, ok := <-l.queue:
-				if !ok {
-					break more
-				}
-				batch = append(batch, c)
-			default:
-				break more
-			}
+	// The window being filled: chunks without a verdict, their samples in
+	// the first one's format.
+	var window []planned
+	var pcms [][]byte
+	var format pcmFormat
+	var filled time.Duration
+	flush := func() {
+		if len(window) > 0 && ctx.Err() == nil && !l.stopped() {
+			l.fail(l.judge(ctx, window, format, pcms))
 		}
+		window, pcms, filled = nil, nil, 0
+	}
+	for c := range l.queue {
 		if ctx.Err() != nil || l.stopped() {
 			continue // drain
 		}
-		if err := l.hearBatch(ctx, batch); err != nil && ctx.Err() == nil {
-			l.mu.Lock()
-			l.failed = err
-			l.mu.Unlock()
+		v, ok, err := l.stored(ctx, c.key)
+		if err == nil && ok {
+			l.record(c.key, v)
+			continue
 		}
+		var f pcmFormat
+		var pcm []byte
+		if err == nil {
+			f, pcm, err = l.load(ctx, c.key)
+		}
+		if err != nil {
+			l.fail(err)
+			continue
+		}
+		if len(window) > 0 && filled+f.duration(len(pcm)) > earWindow {
+			flush()
+		}
+		if len(window) == 0 {
+			format = f
+		} else if f != format {
+			pcm = convertPCM(pcm, f, format)
+		}
+		window, pcms, filled = append(window, c), append(pcms, pcm), filled+format.duration(len(pcm))
 	}
+	flush()
 }
 
 func (l *listening) stopped() bool {
@@ -154,46 +169,35 @@ func (l *listening) stopped() bool {
 	return l.failed != nil
 }
 
-// hearBatch hears the chunks that have no verdict yet, a window at a time.
-func (l *listening) hearBatch(ctx context.Context, batch []planned) error {
-	var todo []planned
-	for _, c := range batch {
-		v, ok, err := l.stored(ctx, c.key)
-		if err != nil {
-			return err
-		}
-		if ok {
-			l.record(c.key, v)
-			continue
-		}
-		todo = append(todo, c)
+// fail stops the ear for this render, saying why (a cancelled render is
+// not the ear's failure).
+func (l *listening) fail(err error) {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return
 	}
-	for len(todo) > 0 {
-		pcms, format, err := l.load(ctx, todo)
-		if err != nil {
-			return err
-		}
-		// As many as fit the window (at least one).
-		n, total := 0, time.Duration(0)
-		for n < len(todo) && (n == 0 || total+format.duration(len(pcms[n])) <= earBatchAudio) {
-			total += format.duration(len(pcms[n]))
-			n++
-		}
-		heard, err := l.hear(ctx, format, pcms[:n])
-		if err != nil {
-			return err
-		}
-		for i, c := range todo[:n] {
-			rate, wrong := ear.Wrong(c.Text, heard[i])
-			v := verdict{Heard: heard[i], WER: rate, Wrong: wrong}
-			if wrong {
-				if v, err = l.retry(ctx, c, v); err != nil {
-					return err
-				}
+	l.mu.Lock()
+	if l.failed == nil {
+		l.failed = err
+	}
+	l.mu.Unlock()
+}
+
+// judge hears a window of chunks at once and gives each its verdict,
+// speaking those heard wrong again.
+func (l *listening) judge(ctx context.Context, window []planned, format pcmFormat, pcms [][]byte) error {
+	heard, err := l.hear(ctx, format, pcms)
+	if err != nil {
+		return err
+	}
+	for i, c := range window {
+		rate, wrong := ear.Wrong(c.Text, heard[i])
+		v := verdict{Heard: heard[i], WER: rate, Wrong: wrong}
+		if wrong {
+			if v, err = l.retry(ctx, c, v); err != nil {
+				return err
 			}
-			l.keep(ctx, c.key, v)
 		}
-		todo = todo[n:]
+		l.keep(ctx, c.key, v)
 	}
 	return nil
 }
@@ -236,32 +240,22 @@ func (l *listening) retry(ctx context.Context, c planned, first verdict) (verdic
 	return verdict{Heard: heard[0], WER: rate, Wrong: wrong, Retried: true}, nil
 }
 
-// load reads the chunks' samples from the cache, in the first's format.
-func (l *listening) load(ctx context.Context, cs []planned) ([][]byte, pcmFormat, error) {
-	var format pcmFormat
-	out := make([][]byte, len(cs))
-	for i, c := range cs {
-		rc, _, err := l.r.blobs.Get(ctx, c.key)
-		if err != nil {
-			return nil, format, fmt.Errorf("cache: %w", err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return nil, format, fmt.Errorf("cache: %w", err)
-		}
-		f, pcm, err := parseCachedWAV(data)
-		if err != nil {
-			return nil, format, fmt.Errorf("cache %s: %w", c.key, err)
-		}
-		if i == 0 {
-			format = f
-		} else if f != format {
-			pcm = convertPCM(pcm, f, format)
-		}
-		out[i] = pcm
+// load reads a chunk's samples from the cache.
+func (l *listening) load(ctx context.Context, key string) (pcmFormat, []byte, error) {
+	rc, _, err := l.r.blobs.Get(ctx, key)
+	if err != nil {
+		return pcmFormat{}, nil, fmt.Errorf("cache: %w", err)
 	}
-	return out, format, nil
+	data, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		return pcmFormat{}, nil, fmt.Errorf("cache: %w", err)
+	}
+	f, pcm, err := parseCachedWAV(data)
+	if err != nil {
+		return pcmFormat{}, nil, fmt.Errorf("cache %s: %w", key, err)
+	}
+	return f, pcm, nil
 }
 
 // hear writes the pieces as one WAV file and asks the ear what each says.
