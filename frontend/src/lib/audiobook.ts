@@ -73,7 +73,9 @@ export const audiobookApi = {
   /** Starts the cast job (the LLM from Settings): 202 with the job to follow. */
   cast: (book: string, mode: CastMode, verify: boolean) => call('post', '/api/attribute-spans', {}, { book_id: book, mode, verify }),
   /** Starts the render at a speed (1 is normal). */
-  startRender: (book: string, speed = 1) => call('post', `${bookPath}/render`, { book }, speed === 1 ? {} : { speed }),
+  /** check false renders without the ear (speech recognition of every sentence), which is on by default. */
+  startRender: (book: string, speed = 1, check = true) =>
+    call('post', `${bookPath}/render`, { book }, { ...(speed === 1 ? {} : { speed }), ...(check ? {} : { check: false }) }),
   /** The book's last render, or null when it was never rendered. */
   async render(book: string): Promise<RenderView | null> {
     try {
