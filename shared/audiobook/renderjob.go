@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/jobs"
+	"github.com/lectern/lectern/shared/speech/render"
 	"github.com/lectern/lectern/shared/store"
 )
 
@@ -28,6 +30,7 @@ const renderSK = "RENDER"
 // RenderRequest starts a render.
 type RenderRequest struct {
 	Speed float64 `json:"speed,omitempty"`
+	Check *bool   `json:"check,omitempty"` // the ear; nil is off
 }
 
 // voiceRef is a library voice as it was when the render was asked for.
@@ -45,6 +48,7 @@ type renderPayload struct {
 	Speakers map[string]string   `json:"speakers"` // cast name → voice id
 	Voices   map[string]voiceRef `json:"voices"`   // voice id → engine
 	Speed    float64             `json:"speed,omitempty"`
+	Check    *bool               `json:"check,omitempty"`
 }
 
 // Output is one audio file a render made.
@@ -60,6 +64,8 @@ type Output struct {
 	Chunks      int `json:"chunks"`
 	Cached      int `json:"cached"`
 	EngineCalls int `json:"engine_calls"`
+	// Ear is what the ear heard of the chunks (the speech renderer's).
+	Ear *render.EarReport `json:"ear,omitempty"`
 }
 
 // RenderResult is the render job's result.
@@ -149,7 +155,7 @@ func (s *Service) StartRender(ctx context.Context, id string, req RenderRequest)
 	if err != nil {
 		return jobs.Job{}, err
 	}
-	p := renderPayload{BookID: id, Narrator: b.NarratorVoice, Speakers: map[string]string{}, Voices: map[string]voiceRef{}, Speed: req.Speed}
+	p := renderPayload{BookID: id, Narrator: b.NarratorVoice, Speakers: map[string]string{}, Voices: map[string]voiceRef{}, Speed: req.Speed, Check: req.Check}
 	need := []string{b.NarratorVoice}
 	for _, c := range chars {
 		if c.VoiceID != "" {
@@ -200,6 +206,7 @@ type speechPayload struct {
 	Title       string              `json:"title,omitempty"`
 	Artist      string              `json:"artist,omitempty"`
 	Speed       float64             `json:"speed,omitempty"`
+	Check       *bool               `json:"check,omitempty"`
 	Engine      string              `json:"engine"`
 	EngineVoice string              `json:"engine_voice"`
 	Voices      map[string]voiceRef `json:"voices,omitempty"`
@@ -316,7 +323,7 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 	// speak renders chs; a chapter MP3 (number > 0, of the spoken) is titled by
 	// its chapter, its album the book, so players list a book's files in order.
 	speak := func(chs []speechChapter, format, output string, number int, rep jobs.Reporter) (Output, error) {
-		sp := speechPayload{Chapters: chs, VoiceID: p.Narrator, Format: format, Title: b.Title, Artist: b.Author, Speed: p.Speed,
+		sp := speechPayload{Chapters: chs, VoiceID: p.Narrator, Format: format, Title: b.Title, Artist: b.Author, Speed: p.Speed, Check: p.Check,
 			Engine: def.Engine, EngineVoice: def.EngineVoice, Voices: others, Output: output}
 		if number > 0 {
 			sp.Title, sp.Album, sp.Track, sp.Tracks = chs[0].Title, b.Title, number, len(spoken)
@@ -509,6 +516,42 @@ type RenderView struct {
 	// Book is the M4B once made; Chapters the MP3s made so far.
 	Book     *Output  `json:"book,omitempty"`
 	Chapters []Output `json:"chapters"`
+	// Ear is the ear's word on the chapters made so far.
+	Ear *render.EarReport `json:"ear,omitempty" doc:"the ear over the chapters made so far: marked chunks by book chapter, the worst rate, and the median of the chapters' medians"`
+}
+
+// bookEar sums the chapters' ear reports up: a chunk marked in a chapter
+// is marked with the book chapter's index.
+func bookEar(parts []Output) *render.EarReport {
+	var out *render.EarReport
+	var medians []float64
+	for _, p := range parts {
+		e := p.Ear
+		if p.Key == "" || e == nil {
+			continue
+		}
+		if out == nil {
+			out = &render.EarReport{Status: e.Status, Marked: []render.MarkedChunk{}}
+		}
+		if e.Status != render.EarChecked { // unavailable or off anywhere is said
+			out.Status, out.Reason = e.Status, e.Reason
+		}
+		out.Checked += e.Checked
+		out.Retried += e.Retried
+		out.Worst = max(out.Worst, e.Worst)
+		if e.Checked > 0 {
+			medians = append(medians, e.Median)
+		}
+		for _, m := range e.Marked {
+			m.Chapter = p.Chapter
+			out.Marked = append(out.Marked, m)
+		}
+	}
+	if len(medians) > 0 {
+		slices.Sort(medians)
+		out.Median = medians[len(medians)/2]
+	}
+	return out
 }
 
 // Render reports a book's last render.
@@ -534,6 +577,7 @@ func (s *Service) Render(ctx context.Context, id string) (RenderView, error) {
 		v.Book = &out
 	}
 	v.Chapters = append(v.Chapters, rec.Result.Chapters...)
+	v.Ear = bookEar(rec.Parts)
 	// A continuation starts its job's progress at 0; the render's is
 	// where the last job got to.
 	if !j.Status.Final() && rec.Reached > v.Progress {

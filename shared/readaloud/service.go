@@ -45,6 +45,7 @@ type Listen struct {
 	Descriptions bool
 	Format       string // render.FormatMP3 or render.FormatM4B
 	Speed        float64
+	Check        *bool // the ear; nil is off
 }
 
 // Read is an article with what it says aloud.
@@ -131,7 +132,7 @@ func (s *Service) ListenArticle(ctx context.Context, issue, id string, l Listen)
 		return render.Status{}, err
 	}
 	text := Narration(r.Article.Title, r.Parts)
-	return s.renders.Start(ctx, render.Spec{Text: text, VoiceID: l.VoiceID, Format: l.Format, Speed: l.Speed,
+	return s.renders.Start(ctx, render.Spec{Text: text, VoiceID: l.VoiceID, Format: l.Format, Speed: l.Speed, Check: l.Check,
 		Title: r.Article.Title, Artist: Byline(r.Parts)})
 }
 
@@ -156,7 +157,7 @@ func (s *Service) ListenIssue(ctx context.Context, issue string, l Listen) (rend
 	if err != nil {
 		return render.Status{}, err
 	}
-	spec := render.Spec{VoiceID: l.VoiceID, Format: l.Format, Speed: l.Speed, Title: is.Title}
+	spec := render.Spec{VoiceID: l.VoiceID, Format: l.Format, Speed: l.Speed, Check: l.Check, Title: is.Title}
 	var authors []string
 	for _, a := range IssueOrder(approved, pages) {
 		parts := Parts(a, pages, l.Descriptions)

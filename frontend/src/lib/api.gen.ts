@@ -1620,6 +1620,7 @@ export interface components {
             chunks: number;
             /** Format: int64 */
             duration_ms: number;
+            ear?: components["schemas"]["RenderEarReport"];
             /** Format: int64 */
             engine_calls: number;
             /** @enum {string} */
@@ -1835,6 +1836,8 @@ export interface components {
             book_url?: string;
             chapter_urls: components["schemas"]["AudiobookapiChapterURL"][] | null;
             chapters: components["schemas"]["AudiobookOutput"][] | null;
+            /** @description the ear over the chapters made so far: marked chunks by book chapter, the worst rate, and the median of the chapters' medians */
+            ear?: components["schemas"]["RenderEarReport"];
             error?: string;
             job_id: string;
             message?: string;
@@ -2243,6 +2246,8 @@ export interface components {
             cards: components["schemas"]["CardsView"][] | null;
         };
         "Listen-articleRequest": {
+            /** @description hear every chunk with the ear (speech recognition) beside the render; absent is off */
+            check?: boolean;
             /** @description read each picture's description where the picture occurs (default false); a picture without one is skipped */
             descriptions?: boolean;
             /**
@@ -2260,6 +2265,8 @@ export interface components {
             voice_id: string;
         };
         "Listen-issueRequest": {
+            /** @description hear every chunk with the ear (speech recognition) beside the render; absent is off */
+            check?: boolean;
             /** @description read each picture's description where the picture occurs (default false); a picture without one is skipped */
             descriptions?: boolean;
             /**
@@ -2699,6 +2706,56 @@ export interface components {
              */
             total: number;
         };
+        RenderEarReport: {
+            /**
+             * Format: int64
+             * @description distinct chunks heard
+             */
+            checked: number;
+            marked: components["schemas"]["RenderMarkedChunk"][] | null;
+            /**
+             * Format: double
+             * @description median word error rate of the chunks heard
+             */
+            median_wer: number;
+            /** @description why the ear was unavailable */
+            reason?: string;
+            /**
+             * Format: int64
+             * @description chunks spoken again because they were heard wrong
+             */
+            retried: number;
+            /**
+             * @description checked; off when not asked for; unavailable when Whisper is not installed or failed (the render is unchecked)
+             * @enum {string}
+             */
+            status: "checked" | "off" | "unavailable";
+            /**
+             * Format: double
+             * @description worst word error rate of the chunks heard
+             */
+            worst_wer: number;
+        };
+        RenderMarkedChunk: {
+            /** Format: int64 */
+            chapter: number;
+            /** @description what the ear heard */
+            heard: string;
+            /**
+             * Format: int64
+             * @description the chunk's place in the render, from 0
+             */
+            index: number;
+            /**
+             * Format: int64
+             * @description its sentence's index within the chapter, as in the timings
+             */
+            sentence: number;
+            /** @description what the chunk should say */
+            text: string;
+            /** Format: double */
+            wer: number;
+        };
         RenderResult: {
             /**
              * Format: int64
@@ -2713,6 +2770,8 @@ export interface components {
             content_type: string;
             /** Format: int64 */
             duration_ms: number;
+            /** @description the speech recognition check of every chunk */
+            ear?: components["schemas"]["RenderEarReport"];
             /** Format: int64 */
             engine_calls: number;
             /**
@@ -2943,6 +3002,8 @@ export interface components {
             undo_token?: string;
         };
         "Start-book-renderRequest": {
+            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off */
+            check?: boolean;
             /**
              * Format: double
              * @description multiple of the normal rate, 0.25..4; 0 or absent is 1
@@ -2972,6 +3033,8 @@ export interface components {
             artist?: string;
             /** @description the text by chapter; give text or chapters */
             chapters?: components["schemas"]["SpeechapiChapterInput"][] | null;
+            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off */
+            check?: boolean;
             /**
              * @description m4b: AAC in MP4 with chapters (audiobook players); mp3: MP3 with ID3 chapters
              * @default m4b
@@ -7182,6 +7245,7 @@ export const readaloudRecordStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const readaloudViolationKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadaloudViolation"]["kind"]> = ["number", "name", "quote"];
 export const recognizeInBodyEngineValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecognizeInBody"]["engine"]> = ["text-layer", "vision-primary", "vision-fallback", "tesseract"];
 export const renderChunkListStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderChunkList"]["status"]> = ["queued", "running", "succeeded", "failed"];
+export const renderEarReportStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderEarReport"]["status"]> = ["checked", "off", "unavailable"];
 export const renderStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderStatus"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const saveDesignInputBodyAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["age"]> = ["young", "middle_aged", "old", ""];

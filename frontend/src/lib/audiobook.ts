@@ -74,7 +74,9 @@ export const audiobookApi = {
   /** Starts the cast job (the LLM from Settings): 202 with the job to follow. */
   cast: (book: string, mode: CastMode, verify: boolean) => call('post', '/api/attribute-spans', {}, { book_id: book, mode, verify }),
   /** Starts the render at a speed (1 is normal). */
-  startRender: (book: string, speed = 1) => call('post', `${bookPath}/render`, { book }, speed === 1 ? {} : { speed }),
+  /** check true hears every sentence with the ear (speech recognition), which is off by default. */
+  startRender: (book: string, speed = 1, check = false) =>
+    call('post', `${bookPath}/render`, { book }, { ...(speed === 1 ? {} : { speed }), ...(check ? { check: true } : {}) }),
   /** The book's last render, or null when it was never rendered. */
   async render(book: string): Promise<RenderView | null> {
     try {

@@ -4,6 +4,7 @@ import (
 	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/speech/ear"
 	"github.com/lectern/lectern/shared/speech/render"
 	"github.com/lectern/lectern/shared/voices"
 )
@@ -23,5 +24,12 @@ func NewRenderService(d *platform.Deps) *render.Service {
 		piper:  d.Piper,
 		hosted: d.Hosted(),
 	}
-	return render.NewService(render.New(d.Blobs, render.Options{FFmpeg: d.Config.FFmpegCommand}), d.Jobs, library, engines, d.Blobs)
+	py := d.Config.EarPython
+	if py == "" {
+		py = ear.DefaultPython()
+	}
+	// The worker starts on the first checked chunk, so a service that only
+	// queues renders never loads the model.
+	listener := &ear.Whisper{Python: py}
+	return render.NewService(render.New(d.Blobs, render.Options{FFmpeg: d.Config.FFmpegCommand, Ear: listener}), d.Jobs, library, engines, d.Blobs)
 }

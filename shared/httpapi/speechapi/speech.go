@@ -43,6 +43,7 @@ type StartInput struct {
 		Title    string         `json:"title,omitempty" maxLength:"300" doc:"title written into the file"`
 		Artist   string         `json:"artist,omitempty" maxLength:"300" doc:"artist (author or narrator) written into the file"`
 		Speed    float64        `json:"speed,omitempty" minimum:"0" maximum:"4" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
+		Check    *bool          `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off"`
 	}
 }
 
@@ -88,7 +89,7 @@ func startRender(svc *render.Service) httpapi.Operation {
 		Tags: tags, DefaultStatus: http.StatusAccepted, MaxBodyBytes: maxStartBody,
 	}, func(ctx context.Context, in *StartInput) (*StatusOutput, error) {
 		b := in.Body
-		spec := render.Spec{Text: b.Text, VoiceID: b.VoiceID, Format: b.Format, Title: b.Title, Artist: b.Artist, Speed: b.Speed}
+		spec := render.Spec{Text: b.Text, VoiceID: b.VoiceID, Format: b.Format, Title: b.Title, Artist: b.Artist, Speed: b.Speed, Check: b.Check}
 		for _, c := range b.Chapters {
 			ch := render.Chapter{Title: c.Title, Text: c.Text}
 			for _, sg := range c.Segments {

@@ -94,7 +94,7 @@ func BenchmarkRenderPiper(b *testing.B) {
 			}
 			through := func() {
 				start := time.Now()
-				if _, _, err := r.synthesize(ctx, 0, planned, nil); err != nil {
+				if _, _, _, err := r.synthesize(ctx, Request{}, planned, nil); err != nil {
 					b.Fatal(err)
 				}
 				synth += time.Since(start)

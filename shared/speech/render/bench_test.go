@@ -109,7 +109,7 @@ func BenchmarkRenderEspeak(b *testing.B) {
 			}
 			through := func() time.Duration {
 				start := time.Now()
-				if _, _, err := r.synthesize(ctx, 0, planned, nil); err != nil {
+				if _, _, _, err := r.synthesize(ctx, Request{}, planned, nil); err != nil {
 					b.Fatal(err)
 				}
 				return time.Since(start)

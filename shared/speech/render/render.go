@@ -22,6 +22,7 @@ import (
 
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/engines/speech"
+	"github.com/lectern/lectern/shared/speech/ear"
 )
 
 // Output formats.
@@ -120,6 +121,8 @@ type Request struct {
 	// Output is the blob key prefix (ending in "/") the audio and the
 	// timings are stored under.
 	Output string
+	// Check has the renderer's ear hear every chunk (see ear.go).
+	Check bool
 }
 
 // Timings place every sentence in the output, for a player to highlight.
@@ -157,6 +160,8 @@ type Result struct {
 	// EngineCalls counts calls made, retries included.
 	EngineCalls int `json:"engine_calls"`
 	Evicted     int `json:"evicted" doc:"cached chunks of other renders removed afterwards, the least recently used, to keep the cache within its budget"`
+	// Ear is what the ear heard; absent on results made before it.
+	Ear *EarReport `json:"ear,omitempty" doc:"the speech recognition check of every chunk"`
 }
 
 // Progress is told how many chunks are spoken (or found cached) of all.
@@ -178,6 +183,9 @@ type Options struct {
 	// never the render's own. Default DefaultCacheBudget; negative keeps
 	// every chunk.
 	CacheBudget int64
+	// Ear hears the chunks of renders that ask for a check; nil is none
+	// (such renders say the ear is unavailable).
+	Ear Listener
 }
 
 // DefaultCacheBudget is about 180 hours of espeak-ng's speech (22050 Hz,
@@ -309,8 +317,8 @@ func (r *Renderer) Render(ctx context.Context, req Request, progress Progress) (
 		return Result{}, err
 	}
 	res := Result{Chunks: len(chunks), ContentType: ContentType(req.Format)}
-	cached, calls, err := r.synthesize(ctx, req.Speed, chunks, progress)
-	res.Cached, res.EngineCalls = cached, calls
+	cached, calls, heard, err := r.synthesize(ctx, req, chunks, progress)
+	res.Cached, res.EngineCalls, res.Ear = cached, calls, heard
 	if err != nil {
 		return res, err
 	}
@@ -386,6 +394,8 @@ func (r *Renderer) evict(ctx context.Context, own map[string]bool) (int, error) 
 		if err := r.blobs.Delete(ctx, c.Key); err != nil {
 			return removed, fmt.Errorf("cache: %w", err)
 		}
+		_ = r.blobs.Delete(ctx, earKey(c.Key)) // its verdict, if any
+
 		size -= c.Size
 		removed++
 	}
@@ -398,7 +408,8 @@ func (r *Renderer) evict(ctx context.Context, own map[string]bool) (int, error) 
 // answers how many were cached already and how many engine calls it made.
 // Cache look-ups and writes run beside the calls, not between them, so a
 // slow disk or bucket does not leave the engine idle.
-func (r *Renderer) synthesize(ctx context.Context, speed float64, chunks []planned, progress Progress) (cached, calls int, err error) {
+func (r *Renderer) synthesize(ctx context.Context, req Request, chunks []planned, progress Progress) (cached, calls int, heard *EarReport, err error) {
+	speed := req.Speed
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var nCached, nCalls, done atomic.Int64
@@ -432,8 +443,10 @@ func (r *Renderer) synthesize(ctx context.Context, speed float64, chunks []plann
 		}
 	}
 	workers = min(workers, len(chunks))
+	// The ear, set before the first chunk is fed; nil hears nothing.
+	var ears *listening
 	type spoken struct {
-		key  string
+		planned
 		data []byte
 	}
 	work := make(chan planned)
@@ -460,6 +473,7 @@ func (r *Renderer) synthesize(ctx context.Context, speed float64, chunks []plann
 					cancel(err)
 				case hit:
 					nCached.Add(1)
+					ears.add(c)
 					report()
 				default:
 					select {
@@ -501,7 +515,7 @@ func (r *Renderer) synthesize(ctx context.Context, speed float64, chunks []plann
 					cancel(err)
 					continue
 				}
-				stores <- spoken{c.key, wav}
+				stores <- spoken{c, wav}
 			}
 		}()
 		writers.Add(1)
@@ -519,6 +533,7 @@ func (r *Renderer) synthesize(ctx context.Context, speed float64, chunks []plann
 					cancel(fmt.Errorf("cache: %w", err))
 					continue
 				}
+				ears.add(s.planned)
 				report()
 			}
 		}()
@@ -533,6 +548,14 @@ func (r *Renderer) synthesize(ctx context.Context, speed float64, chunks []plann
 		}
 	}
 	total = len(unique)
+	switch {
+	case !req.Check:
+		heard = &EarReport{Status: EarOff, Marked: []MarkedChunk{}}
+	case r.opts.Ear == nil:
+		heard = &EarReport{Status: EarUnavailable, Reason: ear.ErrUnavailable.Error() + ": this renderer has none", Marked: []MarkedChunk{}}
+	default:
+		ears = r.listen(ctx, speed, slots, len(unique))
+	}
 feed:
 	for _, c := range unique {
 		select {
@@ -547,7 +570,14 @@ feed:
 	speakers.Wait()
 	close(stores)
 	writers.Wait()
-	return int(nCached.Load()), int(nCalls.Load()), context.Cause(ctx)
+	if ears != nil {
+		// The ear goes on after the last chunk is spoken, so a chunk it
+		// has spoken again is the one joined.
+		ears.wait()
+		heard = ears.report(chunks)
+		nCalls.Add(int64(ears.calls))
+	}
+	return int(nCached.Load()), int(nCalls.Load()), heard, context.Cause(ctx)
 }
 
 // touchAfter is how old a cached chunk's mark of use may get before a

@@ -45,7 +45,15 @@ type Spec struct {
 	Title    string    `json:"title,omitempty" doc:"the title written into the file"`
 	Artist   string    `json:"artist,omitempty" doc:"the artist (author or narrator) written into the file"`
 	Speed    float64   `json:"speed,omitempty" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
+	Check    *bool     `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition) and speak again, then mark, the chunks heard wrong; absent is off"`
 }
+
+// Checked says whether a render of spec is heard by the ear: unless asked
+// not to.
+// Checked: the ear is off unless asked for. It costs about 7 times the
+// render's own time on 2 cores (make bench, BenchmarkEar), far over the
+// 25% it may take, so it is not yet every render's default.
+func (s Spec) Checked() bool { return s.Check != nil && *s.Check }
 
 // payload is a render job's payload: the spec without its text, where the
 // text is (TextKey), the voice as it was when asked (engine and engine
@@ -368,7 +376,7 @@ func (s *Service) Job(ctx context.Context, raw json.RawMessage, progress jobs.Re
 	}
 	res, err := s.renderer.Render(ctx, Request{
 		Engine: eng, VoiceID: p.VoiceID, Voices: others, Speed: p.Speed, Chapters: chapters, Format: p.Format,
-		Title: p.Title, Artist: p.Artist, Album: p.Album, Track: p.Track, Tracks: p.Tracks, Output: p.Output,
+		Title: p.Title, Artist: p.Artist, Album: p.Album, Track: p.Track, Tracks: p.Tracks, Output: p.Output, Check: p.Checked(),
 	}, func(ctx context.Context, done, total int) error {
 		return progress.Progress(ctx, float64(done)/float64(total), fmt.Sprintf("%d of %d chunks spoken", done, total))
 	})

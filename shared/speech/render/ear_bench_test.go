@@ -1,0 +1,123 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lectern/lectern/shared/engines/speech"
+)
+
+// aliceSentences are the first n sentences of at least 4 words of the
+// sample novel (LECTERN_SAMPLE_DATA).
+func aliceSentences(tb testing.TB, n int) []string {
+	tb.Helper()
+	dir := os.Getenv("LECTERN_SAMPLE_DATA")
+	if dir == "" {
+		dir = "../../../../shared/data"
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "books", "AlicesAdventuresInWonderland", "novel_text.txt"))
+	if err != nil {
+		tb.Fatalf("the sample novel (LECTERN_SAMPLE_DATA): %v", err)
+	}
+	text := string(raw)
+	if i := strings.Index(text, "Alice was beginning"); i > 0 {
+		text = text[i:]
+	}
+	var picked []string
+	for _, s := range Sentences(text) {
+		if len(strings.Fields(s)) >= 4 && len(s) < EspeakLimit {
+			picked = append(picked, s)
+		}
+		if len(picked) == n {
+			break
+		}
+	}
+	return picked
+}
+
+// BenchmarkEar renders 200 sentences of Alice with espeak-ng (every core)
+// to MP3 twice in each round, unchecked and checked by the ear (Whisper
+// tiny.en, its model loaded before the timing, as on a warm server), each
+// into an empty cache, the order alternating between rounds. It prints the
+// ear's cost as a share of the unchecked render's time (issue 32's target
+// is ≤ 25%), wall and CPU, and the model's load time.
+func BenchmarkEar(b *testing.B) {
+	for _, c := range []string{"espeak-ng", "ffmpeg"} {
+		if _, err := exec.LookPath(c); err != nil {
+			b.Fatalf("%s is not installed", c)
+		}
+	}
+	ctx := context.Background()
+	text := strings.Join(aliceSentences(b, 200), "\n\n")
+	eng := Engine{Name: "espeak-ng", Voice: "en-us", Speaker: speech.Espeak{}, Limit: EspeakLimit, Concurrency: runtime.NumCPU()}
+	w := whisper(b)
+	load := time.Now()
+	if err := w.Available(ctx); err != nil {
+		b.Fatal(err)
+	}
+	loadT := time.Since(load)
+	var plain, checked, plainCPU, checkedCPU time.Duration
+	var rep *EarReport
+	round := 0
+	for b.Loop() {
+		run := func(check bool) {
+			r := New(newBlobs(b), Options{Ear: w, Concurrency: runtime.NumCPU()})
+			s0, c0, e0 := cpuTime2(w.Pid())
+			start := time.Now()
+			res, err := r.Render(ctx, Request{Engine: eng, Chapters: []Chapter{{Title: "Alice", Text: text}}, Format: FormatMP3, Output: "o/", Check: check}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			wall := time.Since(start)
+			s1, c1, e1 := cpuTime2(w.Pid())
+			cpu := s1 - s0 + c1 - c0 + e1 - e0
+			if check {
+				checked, checkedCPU, rep = checked+wall, checkedCPU+cpu, res.Ear
+			} else {
+				plain, plainCPU = plain+wall, plainCPU+cpu
+			}
+		}
+		if round%2 == 0 {
+			run(false)
+			run(true)
+		} else {
+			run(true)
+			run(false)
+		}
+		round++
+	}
+	for _, m := range rep.Marked {
+		b.Logf("marked: %q heard %q (%.2f)", m.Text, m.Heard, m.WER)
+	}
+	share := (checked - plain).Seconds() / plain.Seconds()
+	cpuShare := (checkedCPU - plainCPU).Seconds() / plainCPU.Seconds()
+	b.ReportMetric(share, "ear-wall-share")
+	b.ReportMetric(cpuShare, "ear-cpu-share")
+	b.ReportMetric(loadT.Seconds(), "ear-load-s")
+	fmt.Printf("ear: %d chunks of Alice with espeak-ng, render %.2f s unchecked, %.2f s checked: the ear costs %.0f%% of the render's wall time, %.0f%% of its CPU (target ≤ 25%%); median WER %.3f, worst %.3f, %d retried, %d marked; model load %.1f s\n",
+		rep.Checked, plain.Seconds()/float64(round), checked.Seconds()/float64(round), 100*share, 100*cpuShare, rep.Median, rep.Worst, rep.Retried, len(rep.Marked), loadT.Seconds())
+}
+
+// cpuTime2 is cpuTime and the CPU time of the running process pid (the
+// ear's worker, which is not a finished child), from /proc.
+func cpuTime2(pid int) (self, children, proc time.Duration) {
+	self, children = cpuTime()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return self, children, 0
+	}
+	// Fields after the command's closing parenthesis: utime and stime are
+	// the 12th and 13th, in clock ticks (100 a second on Linux).
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return self, children, time.Duration(ut+st) * 10 * time.Millisecond
+}
