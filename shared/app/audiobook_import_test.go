@@ -147,7 +147,7 @@ func TestAudiobookImportRunsOffTheRequest(t *testing.T) {
 	}
 	close(h.release)
 	got := c.waitImported(v.ID)
-	if got.Status != audiobook.StatusReady || got.Counts.Dialogue == 0 || len(got.Chapters) != 3 || got.Revision != 1 || got.Title != "garden" {
+	if got.Status != audiobook.StatusReady || got.Counts.Dialogue == 0 || len(got.Chapters) != 3 || got.Revision != 1 || got.Title != "The Garden Door" {
 		t.Fatalf("imported = %+v", got.Book)
 	}
 	// The job records its end just after the book turns ready.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lectern/lectern/shared/audiobook"
-	"github.com/lectern/lectern/shared/httpapi/audiobookapi"
 	"github.com/lectern/lectern/shared/speech/render"
 	"github.com/lectern/lectern/shared/voices"
 )
@@ -91,11 +90,7 @@ func TestNeuralNarratorThroughTheRenderer(t *testing.T) {
 // enough; the user can change any of them with the cast routes.
 func TestImportCastsVoicesByGender(t *testing.T) {
 	_, c := serveLocal(t, 2)
-	status, b := c.uploadBook("novel_text.txt", "text/plain", aliceText(t))
-	if status != http.StatusCreated {
-		t.Fatalf("import: %d %s", status, b)
-	}
-	book := decode[audiobookapi.BookView](t, b)
+	book := c.importBook("novel_text.txt", "text/plain", aliceText(t))
 	if book.NarratorVoice != voices.DefaultVoiceID {
 		t.Fatalf("narrator voice %q; want the default %q", book.NarratorVoice, voices.DefaultVoiceID)
 	}
