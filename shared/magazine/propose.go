@@ -3,6 +3,7 @@ package magazine
 import (
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -55,6 +56,7 @@ type building struct {
 func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 	pages = slices.Clone(pages)
 	slices.SortFunc(pages, func(a, b Page) int { return a.Number - b.Number })
+	sub := subheadLevel(pages)
 	var arts []*building
 	var cur *building
 	jumps := map[int]*building{} // page number → the article that jumps there
@@ -82,7 +84,7 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 					}
 				}
 			}
-			if r.Kind == KindHeadline && startsArticle(cur, r) {
+			if r.Kind == KindHeadline && startsArticle(cur, r, sub) {
 				cur = &building{headSize: r.FontSize}
 				arts = append(arts, cur)
 			}
@@ -114,17 +116,40 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 // startsArticle: a headline starts a new article unless the current one is
 // still in its headline band (only headlines and decks so far: a kicker
 // and its headline) or it is a clearly smaller heading inside the body.
-func startsArticle(cur *building, r Region) bool {
+func startsArticle(cur *building, r Region, sub float64) bool {
 	if cur == nil {
 		return true
 	}
 	if !cur.body {
 		return false
 	}
-	if cur.headSize > 0 && r.FontSize > 0 && r.FontSize < 0.8*cur.headSize {
+	if cur.headSize > 0 && r.FontSize > 0 && r.FontSize < 0.8*cur.headSize && r.FontSize <= sub {
 		return false
 	}
 	return true
+}
+
+// subheadLevel is the largest font size a headline inside an article's body
+// may have and still be read as its subhead: the smallest size two or more
+// headlines share (a report's section heads), so a cover's large title does
+// not swallow the chapters set a size below it. With no shared size, only
+// the size relative to the article's headline counts.
+func subheadLevel(pages []Page) float64 {
+	count := map[float64]int{}
+	for _, p := range pages {
+		for _, r := range p.Regions {
+			if r.Kind == KindHeadline && r.FontSize > 0 {
+				count[math.Round(r.FontSize)]++
+			}
+		}
+	}
+	level := math.Inf(1)
+	for size, n := range count {
+		if n >= 2 && size < level {
+			level = size
+		}
+	}
+	return level + 0.5
 }
 
 func (a *building) add(ref RegionRef, r Region, text string) {
