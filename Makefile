@@ -118,10 +118,11 @@ bench: deps
 # Evaluation: the olmOCR-bench style checks (shared/app/testdata/bench), the
 # generated page of each failure class (TestEvalSynthetic) and
 # the team samples and the public corpus (every page) through the real local
-# pipeline; prints Lectern against pdftotext per category and the corpus sweep.
+# pipeline; prints Lectern against pdftotext per category and the corpus sweep,
+# and the precision and recall of the proposed articles (TestEvalArticles).
 eval: deps
 	LECTERN_SAMPLE_DATA=$${LECTERN_SAMPLE_DATA:-$$(cd ../shared/data 2>/dev/null && pwd)} LECTERN_SWEEP_ALL=1 \
-	  go test -count=1 -timeout 30m -run 'TestEvalBench|TestEvalSynthetic|TestEvalSamples|TestEvalPublicCorpus|TestEvalSplit|TestEvalAlice|TestEvalPDNC' -v ./shared/app ./shared/pdf ./shared/pipeline ./shared/audiobook/book ./shared/audiobook/spans ./shared/audiobook/cast
+	  go test -count=1 -timeout 30m -run 'TestEvalBench|TestEvalSynthetic|TestEvalSamples|TestEvalArticles|TestEvalPublicCorpus|TestEvalSplit|TestEvalAlice|TestEvalPDNC' -v ./shared/app ./shared/pdf ./shared/pipeline ./shared/audiobook/book ./shared/audiobook/spans ./shared/audiobook/cast
 
 # Read aloud on the team samples through a real local server: Listen → first
 # audio on the FAA sample with espeak-ng, and the Federal Register sample's

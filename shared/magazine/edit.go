@@ -42,6 +42,10 @@ type Article struct {
 	// ChangedSinceApproval keeps a withdrawn approval visible: the article
 	// needs a new look, not a first one.
 	ChangedSinceApproval bool `json:"changed_since_approval" doc:"the article was approved, then something in it changed, which withdrew the approval (approved is false); approving it again clears this"`
+	// Proposed: found by ProposeArticles and not yet accepted; it can be
+	// listened to at once, and accepting it approves it.
+	Proposed bool   `json:"proposed,omitempty" doc:"proposed automatically from the issue's headlines and not yet accepted (status proposed); it can be listened to, and accepting it approves it"`
+	Author   string `json:"author,omitempty" maxLength:"300" doc:"the author its byline names, when a proposal found one"`
 }
 
 // Membership is how an edit changed which regions exist, so articles can

@@ -77,6 +77,8 @@ type article struct {
 	Images               []regionRef `json:"images"`
 	Approved             bool        `json:"approved"`
 	ChangedSinceApproval bool        `json:"changed_since_approval"`
+	Proposed             bool        `json:"proposed,omitempty"`
+	Author               string      `json:"author,omitempty"`
 }
 
 // outcome is what every review edit answers beside its own record.

@@ -327,6 +327,27 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 	call("lectern_delete_region", map[string]any{"issue_id": id, "page": 1, "region_id": noise})
 	s.fails("lectern_delete_region", map[string]any{"issue_id": id, "page": 1, "region_id": noise}, "Error: Resource not found.")
 
+	// Ingest proposed articles from the headlines: the first is accepted
+	// (approved), the rest dissolved, and a dissolved one is gone.
+	proposed := jsonOf[Page[article]](t, call("lectern_list_articles", map[string]any{"issue_id": id, "response_format": "json"}))
+	if proposed.Total == 0 || !proposed.Items[0].Proposed || proposed.Items[0].Title == "" {
+		t.Fatalf("ingest proposed no articles: %+v", proposed)
+	}
+	for i, a := range proposed.Items {
+		if i == 0 {
+			acc := jsonOf[proposalReviewed](t, call("lectern_review_proposal", map[string]any{"issue_id": id, "article_id": a.ID, "action": "accept", "response_format": "json"}))
+			if len(acc.Articles) != 1 || !acc.Articles[0].Approved || acc.Articles[0].Proposed {
+				t.Errorf("accept = %+v", acc)
+			}
+			continue
+		}
+		call("lectern_review_proposal", map[string]any{"issue_id": id, "article_id": a.ID, "action": "dissolve"})
+	}
+	if len(proposed.Items) > 1 {
+		s.fails("lectern_review_proposal", map[string]any{"issue_id": id, "article_id": proposed.Items[1].ID, "action": "dissolve"}, "Error: Resource not found.")
+	}
+	s.fails("lectern_review_proposal", map[string]any{"issue_id": id, "article_id": proposed.Items[0].ID, "action": "dissolve"}, "Error: ")
+
 	// The user groups page 2's text into an article in the web app.
 	p2 := jsonOf[pageRegions](t, call("lectern_get_page_regions", map[string]any{"issue_id": id, "page": 2, "limit": 100, "response_format": "json"}))
 	var refs []regionRef
@@ -342,6 +363,11 @@ func TestEveryToolAgainstLecternServe(t *testing.T) {
 		t.Fatal("ingest made no articles")
 	}
 	art := arts.Items[0]
+	for _, a := range arts.Items {
+		if a.Title == "Storm Season Ahead" {
+			art = a
+		}
+	}
 	text := call("lectern_get_article_text", map[string]any{"issue_id": id, "article_id": art.ID})
 	if !strings.Contains(text, "column") {
 		t.Errorf("article text = %q", text)

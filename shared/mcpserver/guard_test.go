@@ -100,6 +100,7 @@ func TestAnnotationsPerTool(t *testing.T) {
 		"lectern_list_articles":            {true, false, true, false},
 		"lectern_get_article_text":         {true, false, true, false},
 		"lectern_approve_article":          {false, false, true, false},
+		"lectern_review_proposal":          {false, true, false, false},
 		"lectern_upload_issue":             {false, false, false, true},
 		"lectern_describe_figure":          {false, true, false, true},
 		"lectern_list_books":               {true, false, true, false},

@@ -17,7 +17,7 @@ func magazineTools(d deps) []Tool {
 	return []Tool{
 		listIssues(d), getIssueStatus(d), getPageRegions(d), editRegion(d), deleteRegion(d), splitRegion(d),
 		mergeRegions(d), retypeRegions(d), undoChange(d), setReadingOrder(d), listArticles(d), getArticleText(d),
-		approveArticle(d), uploadIssue(d), describeFigure(d),
+		approveArticle(d), reviewProposal(d), uploadIssue(d), describeFigure(d),
 	}
 }
 
@@ -532,6 +532,8 @@ func (l articleList) Markdown() string {
 	for _, a := range l.Items {
 		state := "not approved"
 		switch {
+		case a.Proposed:
+			state = "proposed (not yet accepted; it can be listened to)"
 		case a.Approved:
 			state = "approved"
 		case a.ChangedSinceApproval:
@@ -549,7 +551,7 @@ func listArticles(d deps) Tool {
 		doc: doc{
 			purpose: "List an issue's articles with their regions, pictures and approval.",
 			notDo:   "return article text (use lectern_get_article_text).",
-			returns: "a page of articles (id, title, regions and images as {page, region}, approved, changed_since_approval).",
+			returns: "a page of articles (id, title, author, regions and images as {page, region}, approved, changed_since_approval, proposed).",
 			use:     "to find an article's id before reading, approving or describing it.",
 		},
 		hints: hints{readOnly: true, idempotent: true},
@@ -672,4 +674,70 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// --- lectern_review_proposal
+
+type reviewProposalIn struct {
+	issueIn
+	ArticleID string `json:"article_id" jsonschema:"the proposed article's id, as lectern_list_articles shows it"`
+	Action    string `json:"action" jsonschema:"accept, split, merge or dissolve"`
+	Page      int    `json:"page,omitempty" jsonschema:"split: the page of the region the second part starts with"`
+	RegionID  string `json:"region_id,omitempty" jsonschema:"split: the region the second part starts with, as lectern_list_articles shows it"`
+	With      string `json:"with,omitempty" jsonschema:"merge: the id of the proposal right after this one in the issue"`
+	Format
+}
+
+type proposalReviewed struct {
+	Action   string    `json:"action"`
+	Articles []article `json:"articles"`
+	outcome
+}
+
+func (p proposalReviewed) Markdown() string {
+	var b strings.Builder
+	if len(p.Articles) == 0 {
+		fmt.Fprintf(&b, "Proposal dissolved: its regions are in no article now.\n\n")
+	}
+	for _, a := range p.Articles {
+		state := "proposed"
+		if a.Approved {
+			state = "approved"
+		}
+		fmt.Fprintf(&b, "- **%s** (%s): %d regions, %d pictures, %s\n", orNone(a.Title), a.ID, len(a.Regions), len(a.Images), state)
+	}
+	b.WriteString("\n" + p.outcome.markdown())
+	return b.String()
+}
+
+func reviewProposal(d deps) Tool {
+	return newTool(ToolsetMagazine, spec{
+		name: "lectern_review_proposal", title: "Accept, split, merge or dissolve a proposed article",
+		doc: doc{
+			purpose: "Decide on an article Lectern proposed from the issue's headlines: accept approves it as it stands; split cuts it in two before a region; merge joins it with the proposal right after it; dissolve removes it (its regions stay in no article).",
+			notDo:   "edit hand-made or accepted articles (409), or propose the articles again.",
+			returns: "the articles the action left (none after dissolve), the issue revision.",
+			use:     "after reading a proposal with lectern_get_article_text.",
+			errors:  "400 for a split at the proposal's first region or a region outside it, or a merge with a proposal that does not follow it; 409 when the article is not a proposal.",
+		},
+		hints: hints{destructive: true}, // dissolve removes the proposal
+	}, d.log, func(s *jsonschema.Schema) {
+		set(s, "action", oneOf("accept", "split", "merge", "dissolve"))
+		set(s, "with", pattern(articleIDPattern))
+	}, func(ctx context.Context, c *call, in reviewProposalIn) (any, error) {
+		body := map[string]any{"action": in.Action}
+		if in.RegionID != "" {
+			body["at"] = regionRef{Page: in.Page, Region: in.RegionID}
+		}
+		if in.With != "" {
+			body["with"] = in.With
+		}
+		var out proposalReviewed
+		if err := d.api.do(ctx, request{method: http.MethodPost, path: issuePath(in.IssueID) + "/articles/" + seg(in.ArticleID) + "/proposal", body: body}, &out); err != nil {
+			return nil, err
+		}
+		out.Action = in.Action
+		c.info(ctx, "proposal reviewed", "issue", in.IssueID, "article", in.ArticleID, "action", in.Action)
+		return out, nil
+	})
 }

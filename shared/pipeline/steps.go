@@ -32,6 +32,9 @@ const (
 type Steps struct {
 	Repo  *issues.Repo
 	Pages *Pages
+	// Propose stores the articles proposed from a finished issue's regions
+	// (review.Service.ProposeArticles); nil proposes none.
+	Propose func(ctx context.Context, issue string) error
 }
 
 // Handlers maps the definition's Task resources to the steps.
@@ -600,6 +603,13 @@ func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput,
 	})
 	if err != nil {
 		return FinalizeOutput{}, transient(err)
+	}
+	if s.Propose != nil && is.Status == magazine.IssueReady && is.Step == "done" {
+		// Articles are proposed once the issue is ready, so it can be
+		// listened to at once; a retry proposes afresh.
+		if err := s.Propose(ctx, in.IssueID); err != nil {
+			return FinalizeOutput{}, transient(fmt.Errorf("proposing articles: %w", err))
+		}
 	}
 	return FinalizeOutput{IssueID: in.IssueID, Status: string(is.Status), PagesDone: is.PagesDone, PagesFailed: len(failures)}, nil
 }

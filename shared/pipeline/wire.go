@@ -7,6 +7,7 @@ import (
 	"github.com/lectern/lectern/shared/issues"
 	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/review"
 )
 
 // NewSteps builds the ingest steps over the platform: the same in the local
@@ -15,8 +16,13 @@ import (
 // engines, so that only what reads pages links their client.
 func NewSteps(d *platform.Deps) *Steps {
 	repo := issues.NewRepo(d.Table, d.Clock)
+	proposer := review.New(d.Table, d.Clock)
 	return &Steps{
 		Repo: repo,
+		Propose: func(ctx context.Context, issue string) error {
+			_, err := proposer.ProposeArticles(ctx, issue)
+			return err
+		},
 		Pages: &Pages{
 			Blobs: d.Blobs, Sources: d.Uploads, Splits: repo, Limits: pdf.DefaultLimits(), DPI: DefaultDPI,
 			TextWithRender: !d.Hosted(),

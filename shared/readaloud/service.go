@@ -103,7 +103,7 @@ func (s *Service) Article(ctx context.Context, issue, id string, descriptions bo
 	return Read{}, fmt.Errorf("%w: issue %s has no article %s", ErrNotFound, issue, id)
 }
 
-// Approved reads an approved article; one that is not approved, or changed
+// Approved reads an approved (or proposed) article; one that is neither, or changed
 // since it was, is ErrNotApproved saying which.
 func (s *Service) Approved(ctx context.Context, issue, id string, descriptions bool) (Read, error) {
 	r, err := s.Article(ctx, issue, id, descriptions)
@@ -116,7 +116,7 @@ func (s *Service) Approved(ctx context.Context, issue, id string, descriptions b
 // CheckApproved says why an article may not be listened to, or nil.
 func CheckApproved(a magazine.Article) error {
 	switch {
-	case a.Approved:
+	case a.Approved, a.Proposed: // a proposal is heard at once, before review
 		return nil
 	case a.ChangedSinceApproval:
 		return fmt.Errorf("%w: article %s (%q) changed since it was approved; review and approve it again to listen to it", ErrNotApproved, a.ID, a.Title)
@@ -124,7 +124,7 @@ func CheckApproved(a magazine.Article) error {
 	return fmt.Errorf("%w: article %s (%q) is not approved; approve it to listen to it", ErrNotApproved, a.ID, a.Title)
 }
 
-// ListenArticle starts a render of one approved article: its title as the
+// ListenArticle starts a render of one approved or proposed article: its title as the
 // first sentence, then its text, with the byline as the file's artist.
 func (s *Service) ListenArticle(ctx context.Context, issue, id string, l Listen) (render.Status, error) {
 	r, err := s.Approved(ctx, issue, id, l.Descriptions)
@@ -136,7 +136,7 @@ func (s *Service) ListenArticle(ctx context.Context, issue, id string, l Listen)
 		Title: r.Article.Title, Artist: Byline(r.Parts)})
 }
 
-// ListenIssue starts one render of every approved article of the issue, a
+// ListenIssue starts one render of every approved or proposed article of the issue, a
 // chapter each (titled with the article's title) in the order the issue
 // prints them. An issue without an approved article is ErrNotApproved.
 func (s *Service) ListenIssue(ctx context.Context, issue string, l Listen) (render.Status, error) {
@@ -146,12 +146,12 @@ func (s *Service) ListenIssue(ctx context.Context, issue string, l Listen) (rend
 	}
 	var approved []magazine.Article
 	for _, a := range arts {
-		if a.Approved {
+		if CheckApproved(a) == nil {
 			approved = append(approved, a)
 		}
 	}
 	if len(approved) == 0 {
-		return render.Status{}, fmt.Errorf("%w: issue %s has no approved article (of %d); approve one to listen to the issue", ErrNotApproved, issue, len(arts))
+		return render.Status{}, fmt.Errorf("%w: issue %s has no approved or proposed article (of %d); approve one to listen to the issue", ErrNotApproved, issue, len(arts))
 	}
 	pages, err := s.pages(ctx, issue, approved...)
 	if err != nil {

@@ -15,8 +15,8 @@ const fixOrderChunk = 50
 
 // FixOrder re-reads the pages' order from their regions, without OCR;
 // hand-ordered pages are skipped. No pages means the whole issue (pages the
-// ingest never stored are left out). It returns the pages changed and
-// skipped.
+// ingest never stored are left out). The issue's articles are then proposed
+// afresh. It returns the pages changed and skipped.
 func (e *Editor) FixOrder(ctx context.Context, issue string, pages []int) (changed, skipped []int, out Outcome, err error) {
 	whole := len(pages) == 0
 	if whole {
@@ -57,6 +57,13 @@ func (e *Editor) FixOrder(ctx context.Context, issue string, pages []int) (chang
 			return changed, skipped, out, err
 		}
 		changed, skipped, out = append(changed, ch...), append(skipped, sk...), o
+	}
+	// The proposals follow the new order (accepted articles stay as they are).
+	if _, err := e.ProposeArticles(ctx, issue); err != nil {
+		return changed, skipped, out, err
+	}
+	if is, err := e.issueNow(ctx, issue); err == nil {
+		out.Revision = is.Revision
 	}
 	return changed, skipped, out, nil
 }

@@ -766,6 +766,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/magazine/{doc}/articles/{article}/proposal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept, split, merge or dissolve a proposed article */
+        post: operations["review-proposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/magazine/{doc}/articles/{article}/text": {
         parameters: {
             query?: never;
@@ -1159,6 +1176,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/magazine/{doc}/propose-articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Propose the issue's articles afresh from its headlines (replaces the proposals; accepted and hand-made articles stay) */
+        post: operations["propose-articles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/magazine/{doc}/undo": {
         parameters: {
             query?: never;
@@ -1508,6 +1542,14 @@ export interface components {
         };
         ArticleTextOutBody: {
             text: string;
+        };
+        ArticlesOutBody: {
+            articles: components["schemas"]["MagazineArticle"][] | null;
+            /** Format: int64 */
+            revision: number;
+            /** @description true when this change cleared the stored undo point (the Undo button goes away) */
+            undo_cleared?: boolean;
+            undo_token?: string;
         };
         "Attribute-spansRequest": {
             book_id: string;
@@ -2286,11 +2328,15 @@ export interface components {
         MagazineArticle: {
             /** @description approved, and nothing in the article changed since (its title, region or image list, or any of its regions' text, box, kind or description) */
             approved: boolean;
+            /** @description the author its byline names, when a proposal found one */
+            author?: string;
             /** @description the article was approved, then something in it changed, which withdrew the approval (approved is false); approving it again clears this */
             changed_since_approval: boolean;
             id: string;
             images: components["schemas"]["MagazineRegionRef"][] | null;
             issue_id: string;
+            /** @description proposed automatically from the issue's headlines and not yet accepted (status proposed); it can be listened to, and accepting it approves it */
+            proposed?: boolean;
             regions: components["schemas"]["MagazineRegionRef"][] | null;
             title: string;
         };
@@ -2887,6 +2933,17 @@ export interface components {
         ReviewapiDescribeOptions: {
             /** @description describe pictures that already have a description too (default: only those without one) */
             redo?: boolean;
+        };
+        ReviewapiProposalAction: {
+            /**
+             * @description accept: approve the proposal as it stands; split: cut it in two before the region at; merge: join it with the proposal that follows it (with); dissolve: remove it, its regions stay in no article
+             * @enum {string}
+             */
+            action: "accept" | "split" | "merge" | "dissolve";
+            /** @description split: the region the second part starts with */
+            at?: components["schemas"]["MagazineRegionRef"];
+            /** @description merge: the id of the proposal right after this one */
+            with?: string;
         };
         SaveDesignInputBody: {
             accent?: string;
@@ -5337,6 +5394,42 @@ export interface operations {
             };
         };
     };
+    "review-proposal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+                article: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewapiProposalAction"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticlesOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "article-text": {
         parameters: {
             query?: {
@@ -6302,6 +6395,37 @@ export interface operations {
             };
         };
     };
+    "propose-articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                doc: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticlesOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     undo: {
         parameters: {
             query?: never;
@@ -7248,6 +7372,7 @@ export const renderChunkListStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const renderEarReportStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderEarReport"]["status"]> = ["checked", "off", "unavailable"];
 export const renderStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RenderStatus"]["status"]> = ["queued", "running", "succeeded", "failed"];
 export const reviewRegionPatchKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewRegionPatch"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const reviewapiProposalActionActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewapiProposalAction"]["action"]> = ["accept", "split", "merge", "dissolve"];
 export const saveDesignInputBodyAgeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["age"]> = ["young", "middle_aged", "old", ""];
 export const saveDesignInputBodyGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SaveDesignInputBody"]["gender"]> = ["female", "male", "neutral", ""];
 export const setCharacterGenderRequestGenderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Set-character-genderRequest"]["gender"]> = ["female", "male", ""];

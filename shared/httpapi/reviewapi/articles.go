@@ -135,3 +135,49 @@ func articleText(ed *review.Editor) httpapi.Operation {
 			return out, nil
 		})
 }
+
+// ArticlesOut is the articles a change made or left, with its outcome.
+type ArticlesOut struct {
+	Body struct {
+		Articles []magazine.Article `json:"articles"`
+		review.Outcome
+	}
+}
+
+func proposeArticles(ed *review.Editor) httpapi.Operation {
+	return httpapi.Op(huma.Operation{OperationID: "propose-articles", Method: http.MethodPost, Path: "/api/magazine/{doc}/propose-articles",
+		Summary: "Propose the issue's articles afresh from its headlines (replaces the proposals; accepted and hand-made articles stay)", Tags: tags},
+		func(ctx context.Context, in *DocPath) (*ArticlesOut, error) {
+			arts, err := ed.ProposeArticles(ctx, in.Doc)
+			if err != nil {
+				return nil, err
+			}
+			out := &ArticlesOut{}
+			out.Body.Articles = arts
+			return out, nil
+		})
+}
+
+// ProposalAction is what the user does with a proposed article.
+type ProposalAction struct {
+	Action string              `json:"action" enum:"accept,split,merge,dissolve" doc:"accept: approve the proposal as it stands; split: cut it in two before the region at; merge: join it with the proposal that follows it (with); dissolve: remove it, its regions stay in no article"`
+	At     *magazine.RegionRef `json:"at,omitempty" doc:"split: the region the second part starts with"`
+	With   string              `json:"with,omitempty" pattern:"^[a-z0-9]{4,40}$" doc:"merge: the id of the proposal right after this one"`
+}
+
+func reviewProposal(ed *review.Editor) httpapi.Operation {
+	return httpapi.Op(huma.Operation{OperationID: "review-proposal", Method: http.MethodPost, Path: articlesPath + "/{article}/proposal",
+		Summary: "Accept, split, merge or dissolve a proposed article", Tags: tags},
+		func(ctx context.Context, in *struct {
+			ArticlePath
+			Body ProposalAction
+		}) (*ArticlesOut, error) {
+			arts, o, err := ed.ReviewProposal(ctx, in.Doc, in.Article, review.ProposalAction(in.Body))
+			if err != nil {
+				return nil, err
+			}
+			out := &ArticlesOut{}
+			out.Body.Articles, out.Body.Outcome = arts, o
+			return out, nil
+		})
+}

@@ -152,6 +152,8 @@ func Operations(ed *review.Editor) []httpapi.Operation {
 		updateArticle(ed),
 		deleteArticle(ed),
 		approveArticle(ed),
+		proposeArticles(ed),
+		reviewProposal(ed),
 		articleText(ed),
 	}
 }

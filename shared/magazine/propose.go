@@ -1,0 +1,332 @@
+package magazine
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Proposal is one article ProposeArticles found: its title (the headline),
+// its author (from the byline), and its regions in reading order with the
+// pictures that go with it.
+type Proposal struct {
+	Title   string
+	Author  string
+	Regions []RegionRef
+	Images  []RegionRef
+}
+
+// Jump lines: "(Continued on page 7)", "See PARK, page 3", and on the page
+// the text jumps to, "Continued from page 1".
+var (
+	jumpTo   = regexp.MustCompile(`(?i)(?:continued|cont'?d\.?|turn to|see [^,]{1,40},?)\s+(?:on\s+)?page\s+(\d{1,4})\W*$`)
+	jumpFrom = regexp.MustCompile(`(?i)^\W*(?:continued|cont'?d\.?)\s+from\s+(?:page\s+)?(\d{1,4})`)
+)
+
+// proposable: the kinds an article takes. Ads, running heads and feet, page
+// numbers, credits and what cleanup silenced stay out.
+func proposable(k Kind) bool {
+	switch k {
+	case KindAd, KindFurniture, KindPageNumber, KindSource, KindNoise, KindDuplicate, KindTextInFigure:
+		return false
+	}
+	return true
+}
+
+// building is a proposal while the pages are walked.
+type building struct {
+	Proposal
+	headSize float64 // the headline's font size (0: unknown)
+	body     bool    // it has text beyond its headline band
+}
+
+// ProposeArticles groups an issue's regions into articles, walking the
+// pages in order and each page in its reading order: a headline band (a
+// headline with any kicker or second deck line just before or after it)
+// starts an article; the deck, byline, body, subheads, captions and
+// sidebars that follow belong to it, across pages, until the next headline.
+// A smaller headline inside an article's body is a subhead. Text before a
+// page's first headline continues the article last read, or the article
+// that said "continued on page N" when the page is N. Regions in taken
+// (already in an article) are left where they are.
+func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
+	pages = slices.Clone(pages)
+	slices.SortFunc(pages, func(a, b Page) int { return a.Number - b.Number })
+	sub := subheadLevel(pages)
+	var arts []*building
+	var cur *building
+	jumps := map[int]*building{} // page number → the article that jumps there
+	for _, p := range pages {
+		byID := map[string]Region{}
+		for _, r := range p.Regions {
+			byID[r.ID] = r
+		}
+		if j, ok := jumps[p.Number]; ok {
+			cur = j
+		}
+		for _, id := range p.Order {
+			r, ok := byID[id]
+			ref := RegionRef{Page: p.Number, Region: id}
+			if !ok || !proposable(r.Kind) || taken != nil && taken(ref) {
+				continue
+			}
+			text := strings.Join(strings.Fields(r.Text), " ")
+			if m := jumpFrom.FindStringSubmatch(text); m != nil {
+				if j, ok := jumps[p.Number]; ok {
+					cur = j
+				} else if from, _ := strconv.Atoi(m[1]); from > 0 {
+					if j := jumpedFrom(arts, from, p.Number); j != nil {
+						cur = j
+					}
+				}
+			}
+			if r.Kind == KindHeadline && startsArticle(cur, r, sub) {
+				cur = &building{headSize: r.FontSize}
+				arts = append(arts, cur)
+			}
+			if cur == nil { // text before any headline: an article of its own
+				cur = &building{}
+				arts = append(arts, cur)
+			}
+			cur.add(ref, r, text)
+			if m := jumpTo.FindStringSubmatch(text); m != nil && IsRead(r.Kind) {
+				if to, _ := strconv.Atoi(m[1]); to > p.Number {
+					jumps[to] = cur
+				}
+			}
+		}
+	}
+	var out []Proposal
+	for _, a := range arts {
+		if len(a.Regions) == 0 || !a.hasText() {
+			continue
+		}
+		if a.Title == "" {
+			a.Title = a.fallbackTitle(pages)
+		}
+		out = append(out, a.Proposal)
+	}
+	return out
+}
+
+// startsArticle: a headline starts a new article unless the current one is
+// still in its headline band (only headlines and decks so far: a kicker
+// and its headline) or it is a clearly smaller heading inside the body.
+func startsArticle(cur *building, r Region, sub float64) bool {
+	if cur == nil {
+		return true
+	}
+	if !cur.body {
+		return false
+	}
+	if cur.headSize > 0 && r.FontSize > 0 && r.FontSize < 0.8*cur.headSize && r.FontSize <= sub {
+		return false
+	}
+	return true
+}
+
+// subheadLevel is the largest font size a headline inside an article's body
+// may have and still be read as its subhead: the smallest size two or more
+// headlines share (a report's section heads), so a cover's large title does
+// not swallow the chapters set a size below it. With no shared size, only
+// the size relative to the article's headline counts.
+func subheadLevel(pages []Page) float64 {
+	count := map[float64]int{}
+	for _, p := range pages {
+		for _, r := range p.Regions {
+			if r.Kind == KindHeadline && r.FontSize > 0 {
+				count[math.Round(r.FontSize)]++
+			}
+		}
+	}
+	level := math.Inf(1)
+	for size, n := range count {
+		if n >= 2 && size < level {
+			level = size
+		}
+	}
+	return level + 0.5
+}
+
+func (a *building) add(ref RegionRef, r Region, text string) {
+	switch {
+	case IsVisual(r.Kind):
+		a.Images = append(a.Images, ref)
+		return
+	case r.Kind == KindHeadline && !a.body:
+		if a.Title == "" {
+			a.Title = clipTitle(text)
+		} else if r.FontSize > a.headSize && a.headSize > 0 {
+			// A kicker came first: the larger line is the headline.
+			a.Title, a.headSize = clipTitle(text), r.FontSize
+		}
+		a.headSize = max(a.headSize, r.FontSize)
+	case r.Kind == KindByline:
+		if a.Author == "" {
+			a.Author = author(text)
+		}
+	case r.Kind != KindDeck:
+		a.body = true
+	}
+	a.Regions = append(a.Regions, ref)
+}
+
+// hasText: a proposal of pictures alone is not an article.
+func (a *building) hasText() bool { return a.body || a.Title != "" }
+
+// fallbackTitle: an article without a headline is titled by its first
+// subhead, else the opening words of its first text.
+func (a *building) fallbackTitle(pages []Page) string {
+	first := ""
+	for _, ref := range a.Regions {
+		r, ok := findRegion(pages, ref)
+		if !ok || strings.TrimSpace(r.Text) == "" {
+			continue
+		}
+		if r.Kind == KindSubhead {
+			return clipTitle(r.Text)
+		}
+		if first == "" {
+			first = r.Text
+		}
+	}
+	words := strings.Fields(first)
+	if len(words) > 8 {
+		return strings.Join(words[:8], " ") + "…"
+	}
+	if len(words) == 0 {
+		return "Untitled article"
+	}
+	return strings.Join(words, " ")
+}
+
+func findRegion(pages []Page, ref RegionRef) (Region, bool) {
+	for _, p := range pages {
+		if p.Number != ref.Page {
+			continue
+		}
+		for _, r := range p.Regions {
+			if r.ID == ref.Region {
+				return r, true
+			}
+		}
+	}
+	return Region{}, false
+}
+
+// jumpedFrom is the article on page from that jumped to page to (the last
+// one with a region there), or nil.
+func jumpedFrom(arts []*building, from, to int) *building {
+	for i := len(arts) - 1; i >= 0; i-- {
+		if slices.ContainsFunc(arts[i].Regions, func(r RegionRef) bool { return r.Page == from }) && from < to {
+			return arts[i]
+		}
+	}
+	return nil
+}
+
+// maxTitle bounds a title taken from a headline (the API takes 300).
+const maxTitle = 200
+
+func clipTitle(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= maxTitle {
+		return s
+	}
+	if cut := strings.LastIndex(s[:maxTitle], " "); cut > 0 {
+		return s[:cut] + "…"
+	}
+	return strings.ToValidUTF8(s[:maxTitle], "") + "…"
+}
+
+var byPrefix = regexp.MustCompile(`(?i)^(?:by|words by|text by|written by)\s+`)
+
+// author is the name a byline gives, without its "By".
+func author(byline string) string {
+	return clipTitle(strings.TrimRight(byPrefix.ReplaceAllString(strings.TrimSpace(byline), ""), " ,;"))
+}
+
+// SplitArticle cuts a before the region at (one of its regions, not the
+// first): the first part keeps a's id and title, the second (no id yet) is
+// titled by its first headline, else its first subhead or opening words,
+// and takes the pictures on the pages after the cut's page, and those on
+// the cut's page read after it.
+func SplitArticle(a Article, at RegionRef, pages map[int]Page) (Article, Article, error) {
+	i := slices.Index(a.Regions, at)
+	if i <= 0 {
+		return a, Article{}, fmt.Errorf("region %s on page %d is not in the article after its first region", at.Region, at.Page)
+	}
+	first, second := a, a
+	first.Regions, second.Regions = slices.Clone(a.Regions[:i]), slices.Clone(a.Regions[i:])
+	first.Images, second.Images = []RegionRef{}, []RegionRef{}
+	cut := slices.Index(pages[at.Page].Order, at.Region)
+	for _, img := range a.Images {
+		if img.Page > at.Page || img.Page == at.Page && slices.Index(pages[at.Page].Order, img.Region) >= cut {
+			second.Images = append(second.Images, img)
+		} else {
+			first.Images = append(first.Images, img)
+		}
+	}
+	second.ID, second.Author = "", ""
+	b := &building{Proposal: Proposal{Regions: second.Regions}}
+	list := slices.Collect(maps.Values(pages))
+	for _, ref := range second.Regions {
+		if r, ok := findRegion(list, ref); ok {
+			switch {
+			case r.Kind == KindHeadline && b.Title == "":
+				b.Title = clipTitle(r.Text)
+			case r.Kind == KindByline && second.Author == "":
+				second.Author = author(r.Text)
+			}
+		}
+	}
+	if b.Title == "" {
+		b.Title = b.fallbackTitle(list)
+	}
+	second.Title = b.Title
+	return first, second, nil
+}
+
+// MergeArticles joins a and the article that follows it in the issue's
+// reading order (b): a keeps its id and title and takes b's regions and
+// pictures after its own. Another article starting between them refuses.
+func MergeArticles(a, b Article, all []Article, pages map[int]Page) (Article, error) {
+	if a.ID == b.ID {
+		return a, fmt.Errorf("an article cannot merge with itself")
+	}
+	sa, oka := start(a, pages)
+	sb, okb := start(b, pages)
+	if !oka || !okb || !sa.before(sb) {
+		return a, fmt.Errorf("article %q does not follow %q in the issue", b.Title, a.Title)
+	}
+	for _, x := range all {
+		if sx, ok := start(x, pages); ok && x.ID != a.ID && x.ID != b.ID && sa.before(sx) && sx.before(sb) {
+			return a, fmt.Errorf("article %q lies between %q and %q; merge adjacent articles only", x.Title, a.Title, b.Title)
+		}
+	}
+	a.Regions = append(slices.Clone(a.Regions), b.Regions...)
+	a.Images = append(slices.Clone(a.Images), b.Images...)
+	if a.Author == "" {
+		a.Author = b.Author
+	}
+	return a, nil
+}
+
+// place is where a region is read in the issue.
+type place struct{ page, index int }
+
+func (x place) before(y place) bool { return x.page < y.page || x.page == y.page && x.index < y.index }
+
+// start is where an article's first region is read.
+func start(a Article, pages map[int]Page) (place, bool) {
+	for _, r := range a.Regions {
+		if i := slices.Index(pages[r.Page].Order, r.Region); i >= 0 {
+			return place{r.Page, i}, true
+		}
+	}
+	return place{}, false
+}

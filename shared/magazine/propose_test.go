@@ -1,0 +1,122 @@
+package magazine
+
+import (
+	"slices"
+	"testing"
+)
+
+// pageOf makes a page whose reading order is the regions' order.
+func propPage(n int, rs ...Region) Page {
+	p := Page{Number: n, Regions: rs}
+	for _, r := range rs {
+		p.Order = append(p.Order, r.ID)
+	}
+	return p
+}
+
+func preg(id string, k Kind, text string, size float64) Region {
+	return Region{ID: id, Kind: k, Text: text, FontSize: size}
+}
+
+func refIDs(refs []RegionRef) []string {
+	var out []string
+	for _, r := range refs {
+		out = append(out, r.Region)
+	}
+	return out
+}
+
+func TestProposeArticles(t *testing.T) {
+	pages := []Page{
+		propPage(1,
+			preg("f1", KindFurniture, "THE WEEKLY · MAY 2026", 8),
+			preg("k1", KindHeadline, "SCIENCE", 12),
+			preg("h1", KindHeadline, "Bees can count", 30),
+			preg("d1", KindDeck, "A new study finds more than we knew.", 14),
+			preg("b1", KindByline, "By Ada Lovelace", 9),
+			preg("p1", KindParagraph, "Bees were trained to count.", 10),
+			preg("i1", KindImage, "", 0),
+			preg("c1", KindCaption, "A bee.", 8),
+			preg("s1", KindHeadline, "How it was done", 14), // a subhead set as a headline
+			preg("p2", KindParagraph, "They used sugar. (Continued on page 3)", 10),
+			preg("a1", KindAd, "BUY SOAP", 20),
+			preg("h2", KindHeadline, "Town hall reopens", 28),
+			preg("p3", KindParagraph, "The hall opened on Monday.", 10),
+			preg("n1", KindPageNumber, "1", 8),
+		),
+		propPage(2,
+			preg("p4", KindParagraph, "The mayor spoke.", 10),
+			preg("sb", KindSidebar, "Opening hours: 9 to 5.", 9),
+		),
+		propPage(3,
+			preg("h3", KindHeadline, "Letters", 28),
+			preg("p5", KindParagraph, "Dear editor, bees.", 10),
+			preg("j1", KindParagraph, "Continued from page 1", 9),
+			preg("p6", KindParagraph, "The bees got sugar for right answers.", 10),
+		),
+	}
+	got := ProposeArticles(pages, nil)
+	if len(got) != 3 {
+		t.Fatalf("%d proposals, want 3: %+v", len(got), got)
+	}
+	want := []struct {
+		title, author string
+		regions       []string
+		images        []string
+	}{
+		{"Bees can count", "Ada Lovelace", []string{"k1", "h1", "d1", "b1", "p1", "c1", "s1", "p2", "j1", "p6"}, []string{"i1"}},
+		{"Town hall reopens", "", []string{"h2", "p3", "p4", "sb"}, nil},
+		{"Letters", "", []string{"h3", "p5"}, nil},
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Title != w.title || g.Author != w.author || !slices.Equal(refIDs(g.Regions), w.regions) || !slices.Equal(refIDs(g.Images), w.images) {
+			t.Errorf("proposal %d = %q by %q %v images %v, want %q by %q %v images %v", i, g.Title, g.Author, refIDs(g.Regions), refIDs(g.Images), w.title, w.author, w.regions, w.images)
+		}
+	}
+	// Regions already in an article stay out of every proposal.
+	got = ProposeArticles(pages, func(r RegionRef) bool { return r.Page == 1 && r.Region == "p3" })
+	if slices.Contains(refIDs(got[1].Regions), "p3") {
+		t.Errorf("a taken region was proposed: %v", refIDs(got[1].Regions))
+	}
+	// No headline at all: one article titled by its opening words.
+	got = ProposeArticles([]Page{propPage(1, preg("p", KindParagraph, "Once upon a time there was a very long story to tell", 10))}, nil)
+	if len(got) != 1 || got[0].Title != "Once upon a time there was a very…" {
+		t.Errorf("untitled = %+v", got)
+	}
+}
+
+func TestSplitAndMergeArticles(t *testing.T) {
+	pages := map[int]Page{1: propPage(1,
+		preg("h1", KindHeadline, "One", 30), preg("p1", KindParagraph, "a", 10),
+		preg("h2", KindHeadline, "Two", 30), preg("b2", KindByline, "By Grace Hopper", 9), preg("i2", KindImage, "", 0), preg("p2", KindParagraph, "b", 10),
+		preg("h3", KindHeadline, "Three", 30))}
+	a := Article{ID: "a", Title: "One", Regions: []RegionRef{{1, "h1"}, {1, "p1"}, {1, "h2"}, {1, "b2"}, {1, "p2"}}, Images: []RegionRef{{1, "i2"}}}
+	first, second, err := SplitArticle(a, RegionRef{1, "h2"}, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.ID != "a" || !slices.Equal(refIDs(first.Regions), []string{"h1", "p1"}) || len(first.Images) != 0 ||
+		second.Title != "Two" || second.Author != "Grace Hopper" || !slices.Equal(refIDs(second.Regions), []string{"h2", "b2", "p2"}) || !slices.Equal(refIDs(second.Images), []string{"i2"}) {
+		t.Errorf("split = %+v / %+v", first, second)
+	}
+	if _, _, err := SplitArticle(a, RegionRef{1, "h1"}, pages); err == nil {
+		t.Error("a split at the first region was accepted")
+	}
+	if _, _, err := SplitArticle(a, RegionRef{1, "h3"}, pages); err == nil {
+		t.Error("a split at a region outside the article was accepted")
+	}
+	second.ID = "b"
+	third := Article{ID: "c", Title: "Three", Regions: []RegionRef{{1, "h3"}}}
+	all := []Article{first, second, third}
+	merged, err := MergeArticles(first, second, all, pages)
+	if err != nil || merged.ID != "a" || merged.Title != "One" || !slices.Equal(refIDs(merged.Regions), refIDs(a.Regions)) || merged.Author != "Grace Hopper" {
+		t.Errorf("merge = %+v, %v", merged, err)
+	}
+	if _, err := MergeArticles(first, third, all, pages); err == nil {
+		t.Error("a merge over the article between was accepted")
+	}
+	if _, err := MergeArticles(second, first, all, pages); err == nil {
+		t.Error("a merge with the article before was accepted")
+	}
+}
