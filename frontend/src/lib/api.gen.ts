@@ -1159,6 +1159,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/magazine/{doc}/pages/{page}/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A part of a page drawn from its PDF at a chosen resolution (PNG): a zoomed view stays sharp. The area is cut to the page; an area off the page, or one over 16000000 pixels drawn, answers 422 */
+        get: operations["get-page-view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/magazine/{doc}/undo": {
         parameters: {
             query?: never;
@@ -6293,6 +6310,73 @@ export interface operations {
             };
             /** @description Error */
             default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-page-view": {
+        parameters: {
+            query: {
+                /** @description resolution in dots per inch (72 is one pixel a point) */
+                dpi: number;
+                /** @description left edge in points from the page's left */
+                x?: number;
+                /** @description top edge in points from the page's top */
+                y?: number;
+                /** @description width in points */
+                w: number;
+                /** @description height in points */
+                h: number;
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The area as PNG */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Content-Type"?: string;
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
