@@ -573,6 +573,9 @@ const (
 	_ = uint(glyphSize - C.sizeof_lectern_glyph)
 )
 
+// MuPDFVersion is the version of the MuPDF this build links.
+func MuPDFVersion() (string, error) { return C.FZ_VERSION, nil }
+
 // runPage runs MuPDF on one page (0-based): its structured text, a render
 // at want.dpi as opaque RGBA samples drawn straight into Go memory
 // (image.RGBA's layout), or both. When ctx ends, MuPDF's cookie is set to
