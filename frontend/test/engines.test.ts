@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cardsSpecKindValues, statusOutputBodyStatusValues } from '../src/lib/api.gen';
-import { cardNameError, enginesApi, filterModels, KINDS, statusBadge } from '../src/lib/engines';
+import { builtinStatus, cardNameError, enginesApi, filterModels, KINDS, statusBadge } from '../src/lib/engines';
 
 describe('engine cards', () => {
   it('model search matches every word, case-insensitively', () => {
@@ -39,5 +39,13 @@ describe('engines api', () => {
     vi.stubGlobal('fetch', fetch);
     expect(await enginesApi.control('my card', 'restart')).toBe('running');
     expect(fetch.mock.calls[0]).toEqual(['api/engines/my%20card/restart', expect.objectContaining({ method: 'POST' })]);
+  });
+});
+
+describe('built-in engines', () => {
+  it('a found engine shows its version, a missing one says so', () => {
+    expect(builtinStatus({ found: true, version: '5.3.0' })).toBe('found · 5.3.0');
+    expect(builtinStatus({ found: true, version: '' })).toBe('found');
+    expect(builtinStatus({ found: false, version: '1.0' })).toBe('missing');
   });
 });

@@ -314,6 +314,11 @@ func (c *countingPictures) ReadAreaWith(ctx context.Context, p magazine.Page, b 
 	return c.Pictures.ReadAreaWith(ctx, p, b, engine)
 }
 
+func (c *countingPictures) View(ctx context.Context, p magazine.Page, dpi int, b magazine.BBox) ([]byte, error) {
+	c.calls.Add(1)
+	return c.Pictures.View(ctx, p, dpi, b)
+}
+
 func (c *countingPictures) RecognizePage(ctx context.Context, p magazine.Page, engine string) (magazine.Page, error) {
 	c.calls.Add(1)
 	return c.Pictures.RecognizePage(ctx, p, engine)

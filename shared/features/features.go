@@ -21,6 +21,7 @@ import (
 	"github.com/lectern/lectern/shared/audiobook/cast"
 	"github.com/lectern/lectern/shared/engines/oaichat"
 	"github.com/lectern/lectern/shared/httpapi/audiobookapi"
+	"github.com/lectern/lectern/shared/httpapi/builtinsapi"
 	"github.com/lectern/lectern/shared/httpapi/enginesapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
 	"github.com/lectern/lectern/shared/httpapi/listenapi"
@@ -29,6 +30,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/settingsapi"
 	"github.com/lectern/lectern/shared/httpapi/speechapi"
 	"github.com/lectern/lectern/shared/httpapi/voicesapi"
+	"github.com/lectern/lectern/shared/pdf"
 	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/readaloud"
@@ -36,7 +38,7 @@ import (
 
 // All is every feature's module constructor.
 func All() []platform.New {
-	return []platform.New{settingsapi.Module, enginesapi.Module, magazineapi.Module(visionocr.NewSteps), reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, ListenModule(), AudiobookModule(), CharactersModule(), jobsapi.Module}
+	return []platform.New{settingsapi.Module, enginesapi.Module, builtinsapi.Module(pdf.MuPDFVersion), magazineapi.Module(visionocr.NewSteps), reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, ListenModule(), AudiobookModule(), CharactersModule(), jobsapi.Module}
 }
 
 // ListenModule is listening with the podcast script job asking oaichat.

@@ -425,12 +425,19 @@ static void lectern_text_page(lectern_pass *ps, fz_cookie *cookie) {
 
 // lectern_render_size sizes the render of a loaded page at dpi (r.w, r.h)
 // and refuses one over max_pixels, so the caller can allocate the pixels
-// lectern_render_into draws into.
-static void lectern_render_size(lectern_pass *ps, int dpi, long long max_pixels) {
+// lectern_render_into draws into. A clip (cw, ch > 0: points from the
+// page's top-left corner) renders only that part of the page: the draw
+// device draws nothing outside the pixel box.
+static void lectern_render_size(lectern_pass *ps, int dpi, long long max_pixels, float cx, float cy, float cw, float ch) {
 	if (lectern_failed(ps))
 		return;
 	ps->ctm = fz_scale(dpi / 72.0f, dpi / 72.0f);
-	ps->box = fz_round_rect(fz_transform_rect(ps->bounds, ps->ctm));
+	fz_rect area = ps->bounds;
+	if (cw > 0 && ch > 0) {
+		fz_rect clip = { ps->bounds.x0 + cx, ps->bounds.y0 + cy, ps->bounds.x0 + cx + cw, ps->bounds.y0 + cy + ch };
+		area = fz_intersect_rect(area, clip);
+	}
+	ps->box = fz_round_rect(fz_transform_rect(area, ps->ctm));
 	long long w = (long long)ps->box.x1 - ps->box.x0, h = (long long)ps->box.y1 - ps->box.y0;
 	if (w <= 0 || h <= 0 || w * h > max_pixels) {
 		// MuPDF's own formatter has no %lld: the message is made here.
@@ -566,6 +573,9 @@ const (
 	_ = uint(glyphSize - C.sizeof_lectern_glyph)
 )
 
+// MuPDFVersion is the version of the MuPDF this build links.
+func MuPDFVersion() (string, error) { return C.FZ_VERSION, nil }
+
 // runPage runs MuPDF on one page (0-based): its structured text, a render
 // at want.dpi as opaque RGBA samples drawn straight into Go memory
 // (image.RGBA's layout), or both. When ctx ends, MuPDF's cookie is set to
@@ -625,7 +635,8 @@ func pass(cpdf unsafe.Pointer, n, page int, want passWant, maxPixels, maxMemory 
 	}()
 	var run pageRun
 	if want.dpi > 0 {
-		C.lectern_render_size(ps, C.int(want.dpi), C.longlong(maxPixels))
+		c := want.clip
+		C.lectern_render_size(ps, C.int(want.dpi), C.longlong(maxPixels), C.float(c[0]), C.float(c[1]), C.float(c[2]), C.float(c[3]))
 		if C.lectern_failed(ps) == 0 {
 			run.pixels = want.pixels.get(int(res.w) * int(res.h) * 4)
 			// The pixels hold no Go pointers and MuPDF lets go of them

@@ -16,3 +16,6 @@ func runPage(context.Context, []byte, int, passWant, int64, int64) (pageRun, err
 }
 
 func inspectMuPDF([]byte, int, int64) (int, []PageBox, error) { return 0, nil, errNoMuPDF }
+
+// MuPDFVersion says this build has no MuPDF.
+func MuPDFVersion() (string, error) { return "", errNoMuPDF }

@@ -28,6 +28,7 @@ type passWant struct {
 	dpi    int
 	text   bool
 	pixels Pixels
+	clip   [4]float64 // x, y, w, h in points; w or h 0: the whole page
 }
 
 // Pixels hands a render the n bytes (width×height×4) it is drawn into.

@@ -293,3 +293,54 @@ func TestTextLayerDecodesUnembeddedCJKFont(t *testing.T) {
 		t.Errorf("render: %v", err)
 	}
 }
+
+// A part of a page drawn alone is that part of the whole page drawn at the
+// same resolution, pixel for pixel, and costs only its own pixels.
+func TestRenderAreaIsThatPartOfThePage(t *testing.T) {
+	data := build(article)
+	ctx := context.Background()
+	part, err := RenderArea(ctx, data, 1, 300, [4]float64{320, 130, 100, 100}, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 320..420 × 130..230 points at 300 DPI: pixels 1333.3..1750 × 541.7..958.3, rounded out.
+	if part.Bounds().Dx() != 417 || part.Bounds().Dy() != 418 {
+		t.Fatalf("100×100 points at 300 DPI = %v, want 417×418", part.Bounds())
+	}
+	if c := part.RGBAAt(10, 10); c != (color.RGBA{255, 255, 255, 255}) {
+		t.Errorf("left of the grey box = %v, want white", c)
+	}
+	if c := part.RGBAAt(200, 200); c.R > 100 || c.R < 60 {
+		t.Errorf("inside the grey box = %v, want about 77", c)
+	}
+	whole, err := Render(ctx, data, 1, 300, DefaultLimits(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := 0
+	for y := 0; y < 418; y++ {
+		for x := 0; x < 417; x++ {
+			if part.RGBAAt(x, y) != whole.RGBAAt(1333+x, 541+y) {
+				differ++
+			}
+		}
+	}
+	if differ > 417*418/1000 {
+		t.Errorf("%d of %d pixels differ from the whole page's", differ, 417*418)
+	}
+	// An area that reaches past the page is cut to it.
+	edge, err := RenderArea(ctx, data, 1, 72, [4]float64{600, 780, 100, 100}, DefaultLimits())
+	if err != nil || edge.Bounds().Dx() != 12 || edge.Bounds().Dy() != 12 {
+		t.Errorf("area past the corner = %v, %v; want 12×12", edge.Bounds(), err)
+	}
+	// The render budget counts the area's pixels: a page too big to draw whole at 600 DPI is drawn in part.
+	lim := DefaultLimits()
+	lim.MaxRenderPixels = 1_000_000
+	if _, err := RenderArea(ctx, data, 1, 600, [4]float64{0, 0, 100, 100}, lim); err != nil {
+		t.Errorf("833×833 pixels under a 1M budget: %v", err)
+	}
+	var inv *InvalidInputError
+	if _, err := RenderArea(ctx, data, 1, 600, [4]float64{0, 0, 200, 200}, lim); !errors.As(err, &inv) || inv.Reason != ReasonRenderBudget {
+		t.Errorf("1667×1667 pixels over a 1M budget = %v, want %s", err, ReasonRenderBudget)
+	}
+}

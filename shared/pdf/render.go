@@ -26,6 +26,24 @@ func Render(ctx context.Context, data []byte, page, dpi int, lim Limits, pixels 
 	return run.image(), nil
 }
 
+// RenderArea draws the part of a page inside clip ([x, y, w, h] in points
+// from the page's top-left corner, cut to the page) at dpi, checked and
+// bounded as Render is: a zoomed view drawn at the zoom's resolution costs
+// the pixels of the part in view, not of the whole page.
+func RenderArea(ctx context.Context, data []byte, page, dpi int, clip [4]float64, lim Limits) (*image.RGBA, error) {
+	if clip[2] <= 0 || clip[3] <= 0 {
+		return nil, invalid(ReasonRenderBudget, page, "the area to draw is empty")
+	}
+	if err := CheckPage(data, page, lim); err != nil {
+		return nil, err
+	}
+	run, err := runLimited(ctx, data, page, passWant{dpi: dpi, clip: clip}, lim)
+	if err != nil {
+		return nil, err
+	}
+	return run.image(), nil
+}
+
 // Drawn is a page rendered and its text layer read in one MuPDF pass.
 type Drawn struct {
 	Image *image.RGBA

@@ -24,6 +24,8 @@ type Pictures interface {
 	// returns it with its new regions, refined, cleaned and ordered; crops
 	// are left to the change that stores it.
 	RecognizePage(ctx context.Context, page magazine.Page, engine string) (magazine.Page, error)
+	// View draws a part of the page (on the page) at dpi as PNG.
+	View(ctx context.Context, page magazine.Page, dpi int, box magazine.BBox) ([]byte, error)
 	// RefineBoxes re-derives the page's picture boxes from its render
 	// (magazine.RefineFigures) and cuts no crops.
 	RefineBoxes(ctx context.Context, page magazine.Page) ([]magazine.Region, error)

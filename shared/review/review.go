@@ -43,6 +43,9 @@ var (
 	ErrNotFound = fault.New(fault.NotFound, "not found")
 	// ErrInvalid: the request cannot apply (bad box, offset, kind, ids).
 	ErrInvalid = fault.New(fault.Invalid, "invalid edit")
+	// ErrBadView: a view of a page that cannot be drawn (off the page, or
+	// over the DPI or pixel limits).
+	ErrBadView = fault.New(fault.Invalid, "view not drawn")
 )
 
 // maxAttempts bounds optimistic retries of a change made without If-Match;

@@ -33,6 +33,16 @@ type pictures struct {
 	refined     map[string]magazine.BBox
 	whileRefine func()
 	reads       atomic.Int32 // ReadArea calls: the slow OCR of an area
+	// Views drawn (view_test.go): the area and DPI of the last one.
+	viewed    magazine.BBox
+	viewedDPI int
+	views     atomic.Int32
+}
+
+func (p *pictures) View(_ context.Context, _ magazine.Page, dpi int, box magazine.BBox) ([]byte, error) {
+	p.views.Add(1)
+	p.viewed, p.viewedDPI = box, dpi
+	return []byte("\x89PNG"), nil
 }
 
 func (p *pictures) Crop(_ context.Context, page magazine.Page, r magazine.Region, rev int64) (string, error) {

@@ -1,5 +1,7 @@
 // e2e: Engine cards.
-import { check, checkNoSecrets, cleanups, createHTTPServer, freePort, getJSON, ingest, recordBodies, samplePDF, startServer, test, version } from '../harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { artifacts, check, checkNoSecrets, cleanups, createHTTPServer, freePort, getJSON, ingest, recordBodies, samplePDF, startServer, test, version } from '../harness.mjs';
 
 /** Runs this file's tests against server (a running lectern) in browser. */
 export default async function ({ server, browser }) {
@@ -65,6 +67,41 @@ export default async function ({ server, browser }) {
     const all = await bodies();
     checkNoSecrets(all, '/api/engines/gateway/connect', [rightKey, wrongKey]);
     console.log(`     checked ${all.length} response bodies for the card keys`);
+    await context.close();
+  });
+
+  await test('engines: the built-in offline engines show as cards with their real status, on Engines and in Settings', async () => {
+    // What this machine has, as the programs print it (make deps installs them).
+    const versionOf = (cmd, flag) => execFileSync(cmd, [flag], { encoding: 'utf8' });
+    const tesseract = versionOf('tesseract', '--version').split('\n')[0].split(' ')[1];
+    const espeak = /text-to-speech: (\S+)/.exec(versionOf('espeak-ng', '--version'))[1];
+    // A server whose ffmpeg is named where there is none.
+    const other = await startServer({ LECTERN_FFMPEG: '/nonexistent/ffmpeg' });
+    for (const [viewport, shot] of [[{ width: 1440, height: 900 }, 'builtins-1440x900.png'], [{ width: 375, height: 812 }, 'builtins-375.png']]) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(`${other.base}/#/engines`);
+      const section = page.getByTestId('builtin-engines');
+      const cards = section.getByRole('listitem');
+      await cards.first().waitFor();
+      const names = await cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-engine')));
+      check(JSON.stringify(names) === JSON.stringify(['text-layer', 'tesseract', 'espeak-ng', 'piper', 'whisper', 'ffmpeg']), `one card per built-in engine: ${names}`);
+      check((await section.getByTestId('builtin-tesseract-status').innerText()) === `found · ${tesseract}`, `Tesseract shows the version it prints (${tesseract})`);
+      check((await section.getByTestId('builtin-espeak-ng-status').innerText()) === `found · ${espeak}`, `espeak-ng shows ${espeak}`);
+      check((await section.getByTestId('builtin-text-layer-status').innerText()).startsWith('found · 1.'), 'the PDF text layer (MuPDF) is found');
+      const ffmpeg = section.getByRole('listitem', { name: 'Built-in ffmpeg' });
+      check((await ffmpeg.getByTestId('builtin-ffmpeg-status').innerText()) === 'missing', 'an ffmpeg that is not there is missing');
+      check((await ffmpeg.innerText()).includes('apt-get install ffmpeg'), 'and the card says how to install it');
+      check(await section.getByText('Built-in engines', { exact: true }).isVisible(), 'the section is named');
+      await page.screenshot({ path: join(artifacts, shot), fullPage: true });
+      await context.close();
+    }
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.base}/#/settings`);
+    const section = page.getByTestId('builtin-engines');
+    await section.getByTestId('builtin-tesseract-status').filter({ hasText: `found · ${tesseract}` }).waitFor();
+    check((await section.getByRole('listitem').count()) === 6, 'Settings shows the six built-in engines too');
     await context.close();
   });
 }

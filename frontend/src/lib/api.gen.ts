@@ -279,6 +279,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/builtin-engines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The offline engines that work without any engine card (PDF text layer, Tesseract, espeak-ng, Piper, the Whisper ear, ffmpeg): found or missing, with their versions, checked when asked on the server that answers */
+        get: operations["list-builtin-engines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/characters": {
         parameters: {
             query?: never;
@@ -1176,6 +1193,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/magazine/{doc}/pages/{page}/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A part of a page drawn from its PDF at a chosen resolution (PNG): a zoomed view stays sharp. The area is cut to the page; an area off the page, or one over 16000000 pixels drawn, answers 422 */
+        get: operations["get-page-view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/magazine/{doc}/propose-articles": {
         parameters: {
             query?: never;
@@ -1898,6 +1932,22 @@ export interface components {
         };
         BookListOutputBody: {
             books: components["schemas"]["AudiobookSummary"][] | null;
+        };
+        BuiltinsEngine: {
+            /** @description why it is missing and how to install it */
+            detail?: string;
+            /** @description what Lectern uses it for */
+            does: string;
+            found: boolean;
+            /** @enum {string} */
+            name: "text-layer" | "tesseract" | "espeak-ng" | "piper" | "whisper" | "ffmpeg";
+            /** @description the engine's name as the app shows it */
+            title: string;
+            version?: string;
+        };
+        BuiltinsReport: {
+            engines: components["schemas"]["BuiltinsEngine"][] | null;
+            host: string;
         };
         "Bulk-regionsRequest": {
             /** @enum {string} */
@@ -4016,6 +4066,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AudiobookSuggestions"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "list-builtin-engines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuiltinsReport"];
                 };
             };
             /** @description Error */
@@ -6395,6 +6474,73 @@ export interface operations {
             };
         };
     };
+    "get-page-view": {
+        parameters: {
+            query: {
+                /** @description resolution in dots per inch (72 is one pixel a point) */
+                dpi: number;
+                /** @description left edge in points from the page's left */
+                x?: number;
+                /** @description top edge in points from the page's top */
+                y?: number;
+                /** @description width in points */
+                w: number;
+                /** @description height in points */
+                h: number;
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The area as PNG */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Content-Type"?: string;
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "propose-articles": {
         parameters: {
             query?: never;
@@ -7336,6 +7482,7 @@ export const audiobookapiCastEditViewFormatValues: ReadonlyArray<FlattenedDeepRe
 export const audiobookapiCastEditViewModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiCastEditView"]["mode"]> = ["span", "classic"];
 export const audiobookapiCastEditViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiCastEditView"]["status"]> = ["importing", "ready", "failed"];
 export const audiobookapiRenderViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AudiobookapiRenderView"]["status"]> = ["queued", "running", "succeeded", "failed"];
+export const builtinsEngineNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BuiltinsEngine"]["name"]> = ["text-layer", "tesseract", "espeak-ng", "piper", "whisper", "ffmpeg"];
 export const bulkRegionsRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["action"]> = ["delete", "set-kind"];
 export const bulkRegionsRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Bulk-regionsRequest"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const cardsModelChoiceSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CardsModelChoice"]["source"]> = ["card", "engine", "none"];

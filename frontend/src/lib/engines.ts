@@ -73,8 +73,12 @@ export function specOf(c: Spec, changes: Partial<Spec> = {}): Spec {
 
 const card = '/api/engines/{name}';
 
+export type BuiltinEngine = Schemas['BuiltinsEngine'];
+
 export const enginesApi = {
   list: () => call('get', '/api/engines', {}).then((r) => r.cards ?? []),
+  /** The offline engines as the server finds them now. */
+  builtins: () => call('get', '/api/builtin-engines', {}).then((r) => ({ host: r.host, engines: r.engines ?? [] })),
   put: (name: string, spec: Spec) => call('put', card, { name }, spec),
   remove: (name: string) => call('delete', card, { name }),
   status: (name: string) => call('get', `${card}/status`, { name }).then((r) => r.status),
@@ -119,3 +123,9 @@ export function sameEngineURL(a: string, b: string): boolean {
   return !!a.trim() && norm(a) === norm(b);
 }
 
+
+/** A built-in engine's status line: its version when found, else "missing". */
+export function builtinStatus(e: Pick<BuiltinEngine, 'found' | 'version'>): string {
+  if (!e.found) return 'missing';
+  return e.version ? `found · ${e.version}` : 'found';
+}

@@ -142,7 +142,10 @@ export function isTyping(target: EventTarget | null): boolean {
 /** The review page's shortcuts, shown in the UI. */
 export const SHORTCUTS: { key: string; action: string }[] = [
   { key: 'Delete / Backspace', action: 'delete the selection' },
-  { key: 'u', action: 'undo the last change' },
+  { key: 'u, Ctrl + Z', action: 'undo the last change' },
+  { key: 'Ctrl + Shift + Z, Ctrl + Y', action: 'redo what was undone' },
+  { key: '← ↑ → ↓', action: 'move the selected box 1 point (Alt: 10)' },
+  { key: 'Shift + arrows', action: 'resize the selected box (Alt: 10 points)' },
   { key: 'm', action: 'merge the selected region with the next' },
   { key: 'i', action: 'make the selection a picture' },
   { key: 't', action: 'make the selection a paragraph' },

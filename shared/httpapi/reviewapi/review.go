@@ -146,6 +146,7 @@ func Operations(ed *review.Editor) []httpapi.Operation {
 		cleanupPage(ed),
 		restorePageBackup(ed),
 		recognizePage(ed),
+		pageView(ed),
 		undoChange(ed),
 		listArticles(ed),
 		createArticle(ed),
