@@ -395,17 +395,111 @@ func tableRegion(grid []cell, regions []Region) Region {
 	for _, c := range grid[1:] {
 		box = box.Union(regions[c.i].BBox)
 	}
-	var lines []string
-	for _, row := range groupRows(grid) {
-		texts := make([]string, len(row))
-		for k, c := range row {
-			texts[k] = strings.Join(strings.Fields(dotLeaderRe.ReplaceAllString(c.text, " ")), " ")
-		}
-		lines = append(lines, strings.Join(texts, "\t"))
-	}
-	text := strings.Join(lines, "\n")
+	t := gridTable(groupRows(grid))
+	text := t.Text()
 	return Region{
 		Kind: KindTable, VisualKind: KindTable, BBox: box, Text: text, OriginalText: text,
-		FontSize: regions[first.i].FontSize, Bold: regions[first.i].Bold,
+		FontSize: regions[first.i].FontSize, Bold: regions[first.i].Bold, Table: &t,
 	}
+}
+
+// TableSpanShare: a cell spans the columns it overlaps by at least this
+// share of the narrower of the two.
+const TableSpanShare = 0.2
+
+// gridTable lays a grid's rows of cells on columns. The columns are those
+// of the rows with the most cells (their cells' extents, united down the
+// table); a cell of another row takes the columns it overlaps (a heading
+// over two columns spans them) or, overlapping none, the nearest. The
+// first row is the heading row when none of its cells is a figure.
+func gridTable(rows [][]cell) Table {
+	widest := 0
+	for _, row := range rows {
+		widest = max(widest, len(row))
+	}
+	cols := make([][2]float64, widest)
+	for k := range cols {
+		cols[k] = [2]float64{math.Inf(1), math.Inf(-1)}
+	}
+	for _, row := range rows {
+		if len(row) != widest {
+			continue
+		}
+		for k, c := range row {
+			cols[k] = [2]float64{math.Min(cols[k][0], c.box[0]), math.Max(cols[k][1], c.box[0]+c.box[2])}
+		}
+	}
+	var t Table
+	for _, row := range rows {
+		slots := make([]Cell, 0, widest)
+		next := 0 // first column still free in this row
+		for _, c := range row {
+			first, last := -1, -1
+			for k, col := range cols {
+				over := math.Min(col[1], c.box[0]+c.box[2]) - math.Max(col[0], c.box[0])
+				if over > 0 && over >= TableSpanShare*math.Min(col[1]-col[0], c.box[2]) {
+					if first < 0 {
+						first = k
+					}
+					last = k
+				}
+			}
+			if first < 0 {
+				first = nearestColumn(cols, c.box[0]+c.box[2]/2)
+				last = first
+			}
+			first, last = max(first, next), max(last, next)
+			text := strings.Join(strings.Fields(dotLeaderRe.ReplaceAllString(c.text, " ")), " ")
+			if first >= widest { // no column left: the words join the last cell
+				if n := len(slots); n > 0 {
+					slots[n-1].Text = strings.TrimSpace(slots[n-1].Text + " " + text)
+				}
+				continue
+			}
+			for ; next < first; next++ {
+				slots = append(slots, Cell{})
+			}
+			cell := Cell{Text: text}
+			if last > first {
+				cell.ColSpan = last - first + 1
+			}
+			slots = append(slots, cell)
+			next = last + 1
+		}
+		for ; next < widest; next++ {
+			slots = append(slots, Cell{})
+		}
+		t.Rows = append(t.Rows, slots)
+	}
+	if len(t.Rows) > 1 && !slices.ContainsFunc(t.Rows[0], func(c Cell) bool { return isFigure(c.Text) }) {
+		for k := range t.Rows[0] {
+			t.Rows[0][k].Header = true
+		}
+	}
+	return t
+}
+
+// nearestColumn is the column whose centre is nearest x.
+func nearestColumn(cols [][2]float64, x float64) int {
+	best, dist := 0, math.Inf(1)
+	for k, col := range cols {
+		if d := math.Abs((col[0]+col[1])/2 - x); d < dist {
+			best, dist = k, d
+		}
+	}
+	return best
+}
+
+// isFigure: a cell that is mostly digits (an amount, a count, a date).
+func isFigure(s string) bool {
+	digits, letters := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return digits > 0 && digits >= letters
 }
