@@ -308,20 +308,21 @@ func (t Table) HTML() string {
 func (t Table) Spoken() string {
 	m := t.Matrix()
 	head := min(t.HeaderRows(), len(m))
+	// A column's heading is every heading cell over it, a spanning one
+	// included (it names each column under it).
 	var headings []string
 	if len(m) > 0 {
+		d := t.layout()
 		headings = make([]string, len(m[0]))
-		for r := range head {
-			for c, s := range m[r] {
-				if s = oneLine(s); s != "" {
-					headings[c] = strings.TrimSpace(headings[c] + " " + s)
+		for c := range headings {
+			last := -1
+			for r := range head {
+				if k := d.owner[r][c]; k >= 0 && k != last {
+					last = k
+					if s := oneLine(d.cells[k].Text); s != "" {
+						headings[c] = strings.TrimSpace(headings[c] + " " + s)
+					}
 				}
-			}
-		}
-		// A heading spanning columns names each column under it.
-		for c := 1; c < len(headings); c++ {
-			if headings[c] == "" {
-				headings[c] = headings[c-1]
 			}
 		}
 	}
