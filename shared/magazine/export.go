@@ -82,3 +82,13 @@ func exportRegion(r Region, descriptions bool, format string) (string, error) {
 	}
 	return "", fmt.Errorf("article text format %q (text, markdown or html): %w", format, ErrBadEdit)
 }
+
+// ExportPage is a page's text in its reading order in a format, as an
+// article of all its regions would export it.
+func ExportPage(p Page, format string) (string, error) {
+	var a Article
+	for _, id := range p.Order {
+		a.Regions = append(a.Regions, RegionRef{Page: p.Number, Region: id})
+	}
+	return ExportArticle(a, map[int]Page{p.Number: p}, false, format)
+}

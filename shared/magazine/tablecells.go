@@ -211,9 +211,10 @@ func TableFromText(text string) *Table {
 	return &t
 }
 
-// Markdown is the table as a GitHub pipe table, its caption first. The
-// first row is the table's heading row when it is one; otherwise the
-// heading row is left empty, so no data row is read as headings.
+// Markdown is the table as a GitHub pipe table, its caption first. Its
+// heading row holds each column's headings (several heading rows, which a
+// pipe table cannot show, joined top to bottom); a table without heading
+// rows has an empty one, so no data row is read as headings.
 func (t Table) Markdown() string {
 	m := t.Matrix()
 	if len(m) == 0 || len(m[0]) == 0 {
@@ -231,9 +232,9 @@ func (t Table) Markdown() string {
 		b.WriteString("\n")
 	}
 	body := m
-	if t.HeaderRows() > 0 {
-		line(m[0])
-		body = m[1:]
+	if h := t.headings(); h != nil {
+		line(h)
+		body = m[min(t.HeaderRows(), len(m)):]
 	} else {
 		line(make([]string, len(m[0])))
 	}
@@ -302,30 +303,37 @@ func (t Table) HTML() string {
 	return b.String()
 }
 
+// headings is each column's heading: the texts of every heading cell over
+// it, top to bottom, a spanning one included (it names each column under
+// it); nil for a table without heading rows.
+func (t Table) headings() []string {
+	head := t.HeaderRows()
+	d := t.layout()
+	if head == 0 || len(d.owner) == 0 {
+		return nil
+	}
+	headings := make([]string, len(d.owner[0]))
+	for c := range headings {
+		last := -1
+		for r := range head {
+			if k := d.owner[r][c]; k >= 0 && k != last {
+				last = k
+				if s := oneLine(d.cells[k].Text); s != "" {
+					headings[c] = strings.TrimSpace(headings[c] + " " + s)
+				}
+			}
+		}
+	}
+	return headings
+}
+
 // Spoken is the table in a form to listen to: its caption, then each row
 // below the headings as "heading: value" pairs, a sentence a row. A table
 // without heading rows reads its cells in order, a row a sentence.
 func (t Table) Spoken() string {
 	m := t.Matrix()
 	head := min(t.HeaderRows(), len(m))
-	// A column's heading is every heading cell over it, a spanning one
-	// included (it names each column under it).
-	var headings []string
-	if len(m) > 0 {
-		d := t.layout()
-		headings = make([]string, len(m[0]))
-		for c := range headings {
-			last := -1
-			for r := range head {
-				if k := d.owner[r][c]; k >= 0 && k != last {
-					last = k
-					if s := oneLine(d.cells[k].Text); s != "" {
-						headings[c] = strings.TrimSpace(headings[c] + " " + s)
-					}
-				}
-			}
-		}
-	}
+	headings := t.headings()
 	var sentences []string
 	if c := oneLine(t.Caption); c != "" {
 		sentences = append(sentences, sentence(c))
@@ -336,7 +344,7 @@ func (t Table) Spoken() string {
 			if s = oneLine(s); s == "" {
 				continue
 			}
-			if headings[c] != "" && headings[c] != s {
+			if headings != nil && headings[c] != "" && headings[c] != s {
 				s = headings[c] + ": " + s
 			}
 			parts = append(parts, s)
@@ -438,12 +446,13 @@ func (t Table) Apply(e TableEdit) (Table, error) {
 			return Table{}, err
 		}
 		row := make([]int, cols)
+		inHead := e.Row > 0 && e.Row < t.HeaderRows() // a row inserted among the headings is one
 		for c := range row {
 			// Inside a span (the same cell above and below): the span grows.
 			if e.Row > 0 && e.Row < rows && d.owner[e.Row-1][c] == d.owner[e.Row][c] && d.owner[e.Row][c] >= 0 {
 				row[c] = d.owner[e.Row][c]
 			} else {
-				row[c] = fresh(false)
+				row[c] = fresh(inHead)
 			}
 		}
 		d.owner = append(d.owner[:e.Row], append([][]int{row}, d.owner[e.Row:]...)...)

@@ -41,7 +41,7 @@ func TestTableMatrixAndSpans(t *testing.T) {
 func TestTableMarkdownAndHTMLEscape(t *testing.T) {
 	tb := prices()
 	md := tb.Markdown()
-	for _, want := range []string{"Table 2. Prices\n\n| Item | Cost |  |\n|---|---|---|\n", `| Milk \| cream | &lt;b&gt;3&lt;/b&gt; | 4 |`} {
+	for _, want := range []string{"Table 2. Prices\n\n| Item | Cost 1900 | Cost 1910 |\n|---|---|---|\n| Bread | $1 | $2 |\n", `| Milk \| cream | &lt;b&gt;3&lt;/b&gt; | 4 |`} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
@@ -85,31 +85,41 @@ func TestTableEdits(t *testing.T) {
 	tests := []struct {
 		name string
 		edit TableEdit
-		want string // Markdown after the edit
+		want string // the grid after the edit: rows split by ";", cells by ","
+		head int    // heading rows after the edit
 	}{
 		{"set a cell under a span sets the spanning cell", TableEdit{Op: TableSetCell, Row: 0, Col: 2, Text: "Price"},
-			"| Item | Price |  |\n|---|---|---|\n|  | 1900 | 1910 |\n| Bread | $1 | $2 |\n| Milk \\| cream | &lt;b&gt;3&lt;/b&gt; | 4 |"},
-		{"a row inserted inside a row span widens it", TableEdit{Op: TableInsertRow, Row: 1},
-			"| Item | Cost |  |\n|---|---|---|\n|  |  |  |\n|  | 1900 | 1910 |\n| Bread | $1 | $2 |\n| Milk \\| cream | &lt;b&gt;3&lt;/b&gt; | 4 |"},
+			"Item,Price,;,1900,1910;Bread,$1,$2;Milk | cream,<b>3</b>,4", 2},
+		{"a row inserted inside a row span widens it and is a heading row", TableEdit{Op: TableInsertRow, Row: 1},
+			"Item,Cost,;,,;,1900,1910;Bread,$1,$2;Milk | cream,<b>3</b>,4", 3},
+		{"a row appended", TableEdit{Op: TableInsertRow, Row: 4},
+			"Item,Cost,;,1900,1910;Bread,$1,$2;Milk | cream,<b>3</b>,4;,,", 2},
 		{"deleting the first heading row moves the spanning heading down", TableEdit{Op: TableDeleteRow, Row: 0},
-			"| Item | 1900 | 1910 |\n|---|---|---|\n| Bread | $1 | $2 |\n| Milk \\| cream | &lt;b&gt;3&lt;/b&gt; | 4 |"},
+			"Item,1900,1910;Bread,$1,$2;Milk | cream,<b>3</b>,4", 1},
 		{"a column deleted under a column span narrows it", TableEdit{Op: TableDeleteCol, Col: 1},
-			"| Item | Cost |\n|---|---|\n|  | 1910 |\n| Bread | $2 |\n| Milk \\| cream | 4 |"},
+			"Item,Cost;,1910;Bread,$2;Milk | cream,4", 2},
 		{"a column appended", TableEdit{Op: TableInsertCol, Col: 3},
-			"| Item | Cost |  |  |\n|---|---|---|---|\n|  | 1900 | 1910 |  |\n| Bread | $1 | $2 |  |\n| Milk \\| cream | &lt;b&gt;3&lt;/b&gt; | 4 |  |"},
+			"Item,Cost,,;,1900,1910,;Bread,$1,$2,;Milk | cream,<b>3</b>,4,", 2},
 		{"no heading rows", TableEdit{Op: TableHeaderRows, Count: 0},
-			"|  |  |  |\n|---|---|---|\n| Item | Cost |  |\n|  | 1900 | 1910 |\n| Bread | $1 | $2 |\n| Milk \\| cream | &lt;b&gt;3&lt;/b&gt; | 4 |"},
+			"Item,Cost,;,1900,1910;Bread,$1,$2;Milk | cream,<b>3</b>,4", 0},
+		{"three heading rows", TableEdit{Op: TableHeaderRows, Count: 3},
+			"Item,Cost,;,1900,1910;Bread,$1,$2;Milk | cream,<b>3</b>,4", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tb := prices()
-			tb.Caption = ""
-			got, err := tb.Apply(tt.edit)
+			got, err := prices().Apply(tt.edit)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if md := got.Markdown(); md != tt.want {
-				t.Errorf("markdown\n%s\nwant\n%s", md, tt.want)
+			var rows []string
+			for _, row := range got.Matrix() {
+				rows = append(rows, strings.Join(row, ","))
+			}
+			if g := strings.Join(rows, ";"); g != tt.want {
+				t.Errorf("grid\n%s\nwant\n%s", g, tt.want)
+			}
+			if h := got.HeaderRows(); h != tt.head {
+				t.Errorf("%d heading rows, want %d", h, tt.head)
 			}
 		})
 	}

@@ -403,6 +403,10 @@ func tableRegion(grid []cell, regions []Region) Region {
 	}
 }
 
+// TableMaxHeadRows: at most this many rows above the first figures are
+// headings; more is a table of words whose first row is the heading.
+const TableMaxHeadRows = 3
+
 // TableSpanShare: a cell spans the columns it overlaps by at least this
 // share of the narrower of the two.
 const TableSpanShare = 0.2
@@ -411,7 +415,7 @@ const TableSpanShare = 0.2
 // of the rows with the most cells (their cells' extents, united down the
 // table); a cell of another row takes the columns it overlaps (a heading
 // over two columns spans them) or, overlapping none, the nearest. The
-// first row is the heading row when none of its cells is a figure.
+// rows above the first with a figure are the heading rows.
 func gridTable(rows [][]cell) Table {
 	widest := 0
 	for _, row := range rows {
@@ -471,9 +475,21 @@ func gridTable(rows [][]cell) Table {
 		}
 		t.Rows = append(t.Rows, slots)
 	}
-	if len(t.Rows) > 1 && !slices.ContainsFunc(t.Rows[0], func(c Cell) bool { return isFigure(c.Text) }) {
-		for k := range t.Rows[0] {
-			t.Rows[0][k].Header = true
+	// Heading rows: the rows above the first that holds a figure (one
+	// when no row does).
+	figures := func(row []Cell) bool { return slices.ContainsFunc(row, func(c Cell) bool { return isFigure(c.Text) }) }
+	head := slices.IndexFunc(t.Rows, figures)
+	switch {
+	case head < 0:
+		head = 1
+	case head > TableMaxHeadRows:
+		head = 1
+	}
+	if len(t.Rows) > head {
+		for r := range head {
+			for k := range t.Rows[r] {
+				t.Rows[r][k].Header = true
+			}
 		}
 	}
 	return t
