@@ -83,6 +83,20 @@ func tables(blocks []TextBlock, regions []Region, body float64) []Region {
 	if len(grids) == 0 {
 		return regions
 	}
+	// A cell the furniture rules took (a table continued over several
+	// pages repeats its dates and counts at the same places) is a cell
+	// when it lies inside a table: a running head or footer never does.
+	inside := slices.Clone(cells)
+	for i, r := range regions {
+		if r.Kind != KindFurniture && r.Kind != KindPageNumber {
+			continue
+		}
+		as := r
+		as.Kind = KindParagraph
+		if c, ok := tableCell(i, blocks[i], as, body); ok {
+			inside = append(inside, c)
+		}
+	}
 	member := map[int]int{} // region index → grid
 	for g, grid := range grids {
 		for _, c := range grid {
@@ -95,7 +109,7 @@ func tables(blocks []TextBlock, regions []Region, body float64) []Region {
 		for _, c := range grid[1:] {
 			box = box.Union(c.box)
 		}
-		for _, c := range cells {
+		for _, c := range inside {
 			if _, in := member[c.i]; !in && c.box.Overlap(box) >= TableInsideShare*c.box.Area() {
 				member[c.i] = g
 			}
@@ -104,7 +118,7 @@ func tables(blocks []TextBlock, regions []Region, body float64) []Region {
 	// A table holds every cell of its blocks: a block read line by line
 	// brings all its lines, also those outside the grid's rows.
 	members := make([][]cell, len(grids))
-	for _, c := range cells {
+	for _, c := range inside {
 		if g, in := member[c.i]; in {
 			members[g] = append(members[g], c)
 		}
@@ -403,8 +417,7 @@ func tableRegion(grid []cell, regions []Region) Region {
 	}
 }
 
-// TableMaxHeadRows: at most this many rows above the first figures are
-// headings; more is a table of words whose first row is the heading.
+// TableMaxHeadRows: at most this many rows are headings.
 const TableMaxHeadRows = 3
 
 // TableSpanShare: a cell spans the columns it overlaps by at least this
@@ -415,7 +428,7 @@ const TableSpanShare = 0.2
 // of the rows with the most cells (their cells' extents, united down the
 // table); a cell of another row takes the columns it overlaps (a heading
 // over two columns spans them) or, overlapping none, the nearest. The
-// rows above the first with a figure are the heading rows.
+// heading rows are the first row and the rows under group headings.
 func gridTable(rows [][]cell) Table {
 	widest := 0
 	for _, row := range rows {
@@ -475,17 +488,20 @@ func gridTable(rows [][]cell) Table {
 		}
 		t.Rows = append(t.Rows, slots)
 	}
-	// Heading rows: the rows above the first that holds a figure (one
-	// when no row does).
+	// Heading rows: the first row, and below a row of group headings
+	// (its first cell empty: they head columns, not a row) the next, up
+	// to the first row that holds a figure. A row with a label first is
+	// a row of the table (a table may be laid on its side).
 	figures := func(row []Cell) bool { return slices.ContainsFunc(row, func(c Cell) bool { return isFigure(c.Text) }) }
-	head := slices.IndexFunc(t.Rows, figures)
-	switch {
-	case head < 0:
-		head = 1
-	case head > TableMaxHeadRows:
-		head = 1
+	first := slices.IndexFunc(t.Rows, figures)
+	if first < 0 {
+		first = len(t.Rows)
 	}
-	if len(t.Rows) > head {
+	head := 0
+	for head < min(first, TableMaxHeadRows) && (head == 0 || t.Rows[head-1][0].Text == "") {
+		head++
+	}
+	if len(t.Rows) > head && head > 0 {
 		for r := range head {
 			for k := range t.Rows[r] {
 				t.Rows[r][k].Header = true
