@@ -82,7 +82,7 @@ func TestEvalBench(t *testing.T) {
 	}
 	lectern, poppler := map[key]string{}, map[key]string{}
 	markdown := map[key]string{} // a page as Markdown: table checks read its tables
-	regions := map[key]string{} // a page's regions, one a line, for the dump
+	regions := map[key]string{}  // a page's regions, one a line, for the dump
 	files := make([]string, 0, len(pagesOf))
 	for pdf := range pagesOf {
 		files = append(files, pdf)

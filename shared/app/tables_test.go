@@ -8,6 +8,7 @@ import (
 
 	"github.com/lectern/lectern/shared/magazine"
 	"github.com/lectern/lectern/shared/pdf/pdftest"
+	"github.com/lectern/lectern/shared/voices"
 )
 
 // tablePDF is a page with a headline, a sentence and a price table of a
@@ -137,4 +138,36 @@ func TestTablesOverHTTP(t *testing.T) {
 			t.Errorf("grid after the edits: %q (%d heading rows)", m, r.Table.HeaderRows())
 		}
 	})
+}
+
+// TestListenToATable: a table is spoken as its rows with the column
+// headings; skip_tables leaves it out of the narration.
+func TestListenToATable(t *testing.T) {
+	needSpeechTools(t)
+	c := newLocalApp(t)
+	status, b := c.upload("refit.pdf", tablePDF(), "")
+	if status != http.StatusAccepted {
+		t.Fatalf("upload = %d %s", status, b)
+	}
+	id := decode[magazine.Issue](t, b).ID
+	if v := c.waitReady(id); v.Status != magazine.IssueReady {
+		t.Fatalf("ingest: %+v", v.Issue)
+	}
+	p := c.page(id, 1)
+	var refs []magazine.RegionRef
+	for _, rid := range p.Order {
+		refs = append(refs, magazine.RegionRef{Page: 1, Region: rid})
+	}
+	art := c.newArticle(id, "Refit", refs...)
+	c.approve(id, art)
+	listen := "/api/magazine/" + id + "/articles/" + art + "/listen"
+	voice := voices.EngineVoiceID(voices.BuiltinEngine, "en-us")
+	said := spokenText(c.waitRender(c.startRender(listen, `{"voice_id":"`+voice+`"}`).ID))
+	if !strings.Contains(said, "Item: Parts, Cost: $1,200, Change: -1.5%.") || !strings.Contains(said, "spring refit") {
+		t.Errorf("the table is not read row by row with its headings: %s", said)
+	}
+	said = spokenText(c.waitRender(c.startRender(listen, `{"voice_id":"`+voice+`","skip_tables":true}`).ID))
+	if strings.Contains(said, "Parts") || strings.Contains(said, "1,200") || !strings.Contains(said, "spring refit") {
+		t.Errorf("skip_tables still reads the table: %s", said)
+	}
 }
