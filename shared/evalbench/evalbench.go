@@ -25,6 +25,7 @@ const (
 	TypePresent = "present" // text occurs on the page
 	TypeAbsent  = "absent"  // text does not occur (furniture must not be read)
 	TypeOrder   = "order"   // before occurs, and ahead of after
+	TypeTable   = "table"   // a table cell with its neighbours and headings
 )
 
 // Check is one test, as olmOCR-bench writes it.
@@ -38,6 +39,15 @@ type Check struct {
 	After    string `json:"after,omitempty"`
 	MaxDiffs int    `json:"max_diffs"`
 	Category string `json:"category"`
+	// Table checks (olmOCR-bench's TableTest): a cell of a Markdown table
+	// in the text and what must be beside it; empty fields are not checked.
+	Cell        string `json:"cell,omitempty"`
+	Up          string `json:"up,omitempty"`
+	Down        string `json:"down,omitempty"`
+	Left        string `json:"left,omitempty"`
+	Right       string `json:"right,omitempty"`
+	TopHeading  string `json:"top_heading,omitempty"`
+	LeftHeading string `json:"left_heading,omitempty"`
 }
 
 // Validate reports a check that cannot be scored.
@@ -51,7 +61,9 @@ func (c Check) Validate() error {
 		return fmt.Errorf("%w: %s: %s needs text", ErrInvalid, c.ID, c.Type)
 	case c.Type == TypeOrder && (Normalize(c.Before) == "" || Normalize(c.After) == ""):
 		return fmt.Errorf("%w: %s: order needs before and after", ErrInvalid, c.ID)
-	case c.Type != TypePresent && c.Type != TypeAbsent && c.Type != TypeOrder:
+	case c.Type == TypeTable && (Normalize(c.Cell) == "" || c.Up+c.Down+c.Left+c.Right+c.TopHeading+c.LeftHeading == ""):
+		return fmt.Errorf("%w: %s: table needs a cell and something beside it", ErrInvalid, c.ID)
+	case c.Type != TypePresent && c.Type != TypeAbsent && c.Type != TypeOrder && c.Type != TypeTable:
 		return fmt.Errorf("%w: %s: unknown type %q", ErrInvalid, c.ID, c.Type)
 	}
 	return nil
@@ -104,6 +116,8 @@ func (c Check) Pass(page string) bool {
 		}
 		start, ok := lastStart(after, text, c.MaxDiffs)
 		return ok && end <= start
+	case TypeTable:
+		return c.passTable(page)
 	}
 	return false
 }
@@ -182,12 +196,13 @@ func reversed(rs []rune) []rune {
 // Tally is passes out of checks.
 type Tally struct{ Pass, Total int }
 
-// Score runs every check against texts (the page text for each check's pdf
-// and page, from pageText) and tallies by category; "all" holds the total.
-func Score(checks []Check, pageText func(pdf string, page int) string) map[string]Tally {
+// ScoreEach runs every check against the text textOf gives for it (a
+// table check may score another form of the page) and tallies by
+// category; "all" holds the total.
+func ScoreEach(checks []Check, textOf func(Check) string) map[string]Tally {
 	out := map[string]Tally{}
 	for _, c := range checks {
-		ok := c.Pass(pageText(c.PDF, c.Page))
+		ok := c.Pass(textOf(c))
 		for _, cat := range []string{c.Category, "all"} {
 			t := out[cat]
 			t.Total++
@@ -198,4 +213,10 @@ func Score(checks []Check, pageText func(pdf string, page int) string) map[strin
 		}
 	}
 	return out
+}
+
+// Score runs every check against texts (the page text for each check's pdf
+// and page, from pageText) and tallies by category; "all" holds the total.
+func Score(checks []Check, pageText func(pdf string, page int) string) map[string]Tally {
+	return ScoreEach(checks, func(c Check) string { return pageText(c.PDF, c.Page) })
 }

@@ -92,3 +92,40 @@ func TestScore(t *testing.T) {
 		}
 	}
 }
+
+func TestTableChecks(t *testing.T) {
+	page := "Intro text.\n\nTable 1\n\n| State | Permit | Handgun |\n|---|---|---|\n| Alabama | 18,870 | 23,022 |\n| Texas \\| TX | 21,550 | 56,941 |\n\nAfter."
+	for _, tc := range []struct {
+		name string
+		c    Check
+		want bool
+	}{
+		{"right neighbour", Check{Cell: "Alabama", Right: "18,870"}, true},
+		{"left and up", Check{Cell: "56,941", Left: "21,550", Up: "23,022"}, true},
+		{"down", Check{Cell: "18,870", Down: "21,550"}, true},
+		{"heading of the column", Check{Cell: "21,550", TopHeading: "Permit"}, true},
+		{"row heading", Check{Cell: "23,022", LeftHeading: "Alabama"}, true},
+		{"escaped pipe in a cell", Check{Cell: "Texas | TX", Right: "21,550"}, true},
+		{"wrong neighbour", Check{Cell: "Alabama", Right: "23,022"}, false},
+		{"a heading is not its own heading", Check{Cell: "Permit", TopHeading: "Permit"}, false},
+		{"within max_diffs", Check{Cell: "Alabamma", Right: "18870", MaxDiffs: 1}, true},
+		{"no neighbour past the edge", Check{Cell: "Alabama", Left: "x"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.c.Type, tc.c.PDF, tc.c.Page, tc.c.ID = TypeTable, "x.pdf", 1, "t"
+			if err := tc.c.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if got := tc.c.Pass(page); got != tc.want {
+				t.Errorf("Pass = %v, want %v", got, tc.want)
+			}
+			// Plain rows (pdftotext) hold no table.
+			if tc.c.Pass("State Permit Handgun\nAlabama 18,870 23,022") {
+				t.Error("a table check passed on text without a table")
+			}
+		})
+	}
+	if err := (Check{PDF: "x", Page: 1, ID: "t", Type: TypeTable, Cell: "a"}).Validate(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a table check with nothing beside the cell: %v", err)
+	}
+}

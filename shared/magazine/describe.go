@@ -218,13 +218,22 @@ type SpokenPart struct {
 // picture without a description) is skipped. pages holds every page the
 // article's regions and images are on.
 func SpokenParts(a Article, pages map[int]Page, descriptions bool) []SpokenPart {
+	return spokenParts(a, pages, func(r Region) string { return Spoken(r, descriptions) })
+}
+
+// ListenParts is what an article says when it is listened to (SpokenAs).
+func ListenParts(a Article, pages map[int]Page, o Reading) []SpokenPart {
+	return spokenParts(a, pages, func(r Region) string { return SpokenAs(r, o) })
+}
+
+func spokenParts(a Article, pages map[int]Page, say func(Region) string) []SpokenPart {
 	var parts []SpokenPart
 	for _, ref := range ReadingSequence(a, pages) {
 		for _, r := range pages[ref.Page].Regions {
 			if r.ID != ref.Region {
 				continue
 			}
-			if text := Spoken(r, descriptions); text != "" {
+			if text := say(r); text != "" {
 				parts = append(parts, SpokenPart{Kind: r.Kind, Text: text})
 			}
 			break

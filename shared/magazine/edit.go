@@ -169,6 +169,11 @@ func SetText(p Page, id, text string) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
+	// The text of a table with cells is its cells': an edit of the text
+	// alone would leave the grid saying something else.
+	if p.Regions[i].Table != nil && p.Regions[i].Kind == KindTable {
+		return Page{}, fmt.Errorf("region %s is a table with cells: edit its cells (PATCH …/regions/%s/table), not its text: %w", id, id, ErrBadEdit)
+	}
 	if p.Regions[i].OriginalText == "" {
 		p.Regions[i].OriginalText = p.Regions[i].Text
 	}
@@ -247,6 +252,9 @@ func MergeNext(p Page, id string) (Page, string, Membership, error) {
 	a, b := p.Regions[i], p.Regions[j]
 	if IsVisual(a.Kind) != IsVisual(b.Kind) {
 		return Page{}, "", Membership{}, fmt.Errorf("merge a %s with a %s: %w", a.Kind, b.Kind, ErrBadEdit)
+	}
+	if a.Table != nil || b.Table != nil {
+		return Page{}, "", Membership{}, fmt.Errorf("merge %s with %s: a table with cells is edited cell by cell (add rows to it instead): %w", id, next, ErrBadEdit)
 	}
 	if a.OriginalText == "" {
 		a.OriginalText = a.Text

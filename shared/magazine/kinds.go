@@ -94,15 +94,44 @@ func IsRead(k Kind) bool { info, _ := Info(k); return info.Read }
 // IsVisual reports whether k is a picture kind (figure, chart, table, code, image).
 func IsVisual(k Kind) bool { info, _ := Info(k); return info.Visual }
 
-// Spoken is what a region adds when it is read aloud: a picture's
+// Spoken is what a region adds to its article's text: a picture's
 // description when descriptions are asked for, then its text for a kind
-// that is read (a table's rows), else nothing ("").
+// that is read (a table's rows, cells a tab apart), else nothing ("").
 func Spoken(r Region, descriptions bool) string {
 	var parts []string
 	if IsVisual(r.Kind) && descriptions && strings.TrimSpace(r.Description) != "" {
 		parts = append(parts, strings.TrimSpace(r.Description))
 	}
 	if IsRead(r.Kind) && strings.TrimSpace(r.Text) != "" {
+		parts = append(parts, strings.TrimSpace(r.Text))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Reading is what a read-aloud includes besides the text.
+type Reading struct {
+	Descriptions bool // each picture's description where it occurs
+	SkipTables   bool // tables are not read
+}
+
+// SpokenAs is what a region says when it is listened to: as Spoken, but a
+// table with cells reads as its caption then row by row with the column
+// headings (Table.Spoken), and no table at all with SkipTables.
+func SpokenAs(r Region, o Reading) string {
+	if r.Kind == KindTable && o.SkipTables {
+		return ""
+	}
+	var parts []string
+	if IsVisual(r.Kind) && o.Descriptions && strings.TrimSpace(r.Description) != "" {
+		parts = append(parts, strings.TrimSpace(r.Description))
+	}
+	switch {
+	case !IsRead(r.Kind):
+	case r.Kind == KindTable && r.Table != nil:
+		if s := r.Table.Spoken(); s != "" {
+			parts = append(parts, s)
+		}
+	case strings.TrimSpace(r.Text) != "":
 		parts = append(parts, strings.TrimSpace(r.Text))
 	}
 	return strings.Join(parts, "\n")

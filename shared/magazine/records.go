@@ -49,6 +49,9 @@ type Region struct {
 	Bold     bool    `json:"bold,omitempty"`
 	// CleanedFrom records a cleanup re-type so it can be reversed.
 	CleanedFrom *Cleaned `json:"cleaned_from,omitempty"`
+	// Table: a table region's cells, recovered from the words' positions;
+	// its Text is then the cells' text (Table.Text) and edits go to the cells.
+	Table *Table `json:"table,omitempty"`
 }
 
 // Cleaned is what a cleanup rule changed on a region.

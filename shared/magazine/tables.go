@@ -83,6 +83,20 @@ func tables(blocks []TextBlock, regions []Region, body float64) []Region {
 	if len(grids) == 0 {
 		return regions
 	}
+	// A cell the furniture rules took (a table continued over several
+	// pages repeats its dates and counts at the same places) is a cell
+	// when it lies inside a table: a running head or footer never does.
+	inside := slices.Clone(cells)
+	for i, r := range regions {
+		if r.Kind != KindFurniture && r.Kind != KindPageNumber {
+			continue
+		}
+		as := r
+		as.Kind = KindParagraph
+		if c, ok := tableCell(i, blocks[i], as, body); ok {
+			inside = append(inside, c)
+		}
+	}
 	member := map[int]int{} // region index → grid
 	for g, grid := range grids {
 		for _, c := range grid {
@@ -95,7 +109,7 @@ func tables(blocks []TextBlock, regions []Region, body float64) []Region {
 		for _, c := range grid[1:] {
 			box = box.Union(c.box)
 		}
-		for _, c := range cells {
+		for _, c := range inside {
 			if _, in := member[c.i]; !in && c.box.Overlap(box) >= TableInsideShare*c.box.Area() {
 				member[c.i] = g
 			}
@@ -104,7 +118,7 @@ func tables(blocks []TextBlock, regions []Region, body float64) []Region {
 	// A table holds every cell of its blocks: a block read line by line
 	// brings all its lines, also those outside the grid's rows.
 	members := make([][]cell, len(grids))
-	for _, c := range cells {
+	for _, c := range inside {
 		if g, in := member[c.i]; in {
 			members[g] = append(members[g], c)
 		}
@@ -395,17 +409,129 @@ func tableRegion(grid []cell, regions []Region) Region {
 	for _, c := range grid[1:] {
 		box = box.Union(regions[c.i].BBox)
 	}
-	var lines []string
-	for _, row := range groupRows(grid) {
-		texts := make([]string, len(row))
-		for k, c := range row {
-			texts[k] = strings.Join(strings.Fields(dotLeaderRe.ReplaceAllString(c.text, " ")), " ")
-		}
-		lines = append(lines, strings.Join(texts, "\t"))
-	}
-	text := strings.Join(lines, "\n")
+	t := gridTable(groupRows(grid))
+	text := t.Text()
 	return Region{
 		Kind: KindTable, VisualKind: KindTable, BBox: box, Text: text, OriginalText: text,
-		FontSize: regions[first.i].FontSize, Bold: regions[first.i].Bold,
+		FontSize: regions[first.i].FontSize, Bold: regions[first.i].Bold, Table: &t,
 	}
+}
+
+// TableMaxHeadRows: at most this many rows are headings.
+const TableMaxHeadRows = 3
+
+// TableSpanShare: a cell spans the columns it overlaps by at least this
+// share of the narrower of the two.
+const TableSpanShare = 0.2
+
+// gridTable lays a grid's rows of cells on columns. The columns are those
+// of the rows with the most cells (their cells' extents, united down the
+// table); a cell of another row takes the columns it overlaps (a heading
+// over two columns spans them) or, overlapping none, the nearest. The
+// heading rows are the first row and the rows under group headings.
+func gridTable(rows [][]cell) Table {
+	widest := 0
+	for _, row := range rows {
+		widest = max(widest, len(row))
+	}
+	cols := make([][2]float64, widest)
+	for k := range cols {
+		cols[k] = [2]float64{math.Inf(1), math.Inf(-1)}
+	}
+	for _, row := range rows {
+		if len(row) != widest {
+			continue
+		}
+		for k, c := range row {
+			cols[k] = [2]float64{math.Min(cols[k][0], c.box[0]), math.Max(cols[k][1], c.box[0]+c.box[2])}
+		}
+	}
+	var t Table
+	for _, row := range rows {
+		slots := make([]Cell, 0, widest)
+		next := 0 // first column still free in this row
+		for _, c := range row {
+			first, last := -1, -1
+			for k, col := range cols {
+				over := math.Min(col[1], c.box[0]+c.box[2]) - math.Max(col[0], c.box[0])
+				if over > 0 && over >= TableSpanShare*math.Min(col[1]-col[0], c.box[2]) {
+					if first < 0 {
+						first = k
+					}
+					last = k
+				}
+			}
+			if first < 0 {
+				first = nearestColumn(cols, c.box[0]+c.box[2]/2)
+				last = first
+			}
+			first, last = max(first, next), max(last, next)
+			text := strings.Join(strings.Fields(dotLeaderRe.ReplaceAllString(c.text, " ")), " ")
+			if first >= widest { // no column left: the words join the last cell
+				if n := len(slots); n > 0 {
+					slots[n-1].Text = strings.TrimSpace(slots[n-1].Text + " " + text)
+				}
+				continue
+			}
+			for ; next < first; next++ {
+				slots = append(slots, Cell{})
+			}
+			cell := Cell{Text: text}
+			if last > first {
+				cell.ColSpan = last - first + 1
+			}
+			slots = append(slots, cell)
+			next = last + 1
+		}
+		for ; next < widest; next++ {
+			slots = append(slots, Cell{})
+		}
+		t.Rows = append(t.Rows, slots)
+	}
+	// Heading rows: the first row, and below a row of group headings
+	// (its first cell empty: they head columns, not a row) the next, up
+	// to the first row that holds a figure. A row with a label first is
+	// a row of the table (a table may be laid on its side).
+	figures := func(row []Cell) bool { return slices.ContainsFunc(row, func(c Cell) bool { return isFigure(c.Text) }) }
+	first := slices.IndexFunc(t.Rows, figures)
+	if first < 0 {
+		first = len(t.Rows)
+	}
+	head := 0
+	for head < min(first, TableMaxHeadRows) && (head == 0 || t.Rows[head-1][0].Text == "") {
+		head++
+	}
+	if len(t.Rows) > head && head > 0 {
+		for r := range head {
+			for k := range t.Rows[r] {
+				t.Rows[r][k].Header = true
+			}
+		}
+	}
+	return t
+}
+
+// nearestColumn is the column whose centre is nearest x.
+func nearestColumn(cols [][2]float64, x float64) int {
+	best, dist := 0, math.Inf(1)
+	for k, col := range cols {
+		if d := math.Abs((col[0]+col[1])/2 - x); d < dist {
+			best, dist = k, d
+		}
+	}
+	return best
+}
+
+// isFigure: a cell that is mostly digits (an amount, a count, a date).
+func isFigure(s string) bool {
+	digits, letters := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return digits > 0 && digits >= letters
 }

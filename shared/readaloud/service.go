@@ -43,9 +43,15 @@ type Listen struct {
 	VoiceID string
 	// Descriptions reads each picture's description where it occurs.
 	Descriptions bool
-	Format       string // render.FormatMP3 or render.FormatM4B
-	Speed        float64
-	Check        *bool // the ear; nil is off
+	// SkipTables leaves tables out.
+	SkipTables bool
+	Format     string // render.FormatMP3 or render.FormatM4B
+	Speed      float64
+	Check      *bool // the ear; nil is off
+}
+
+func (l Listen) reading() magazine.Reading {
+	return magazine.Reading{Descriptions: l.Descriptions, SkipTables: l.SkipTables}
 }
 
 // Read is an article with what it says aloud.
@@ -87,6 +93,10 @@ func (s *Service) pages(ctx context.Context, issue string, arts ...magazine.Arti
 
 // Article reads one article and what it says, approved or not.
 func (s *Service) Article(ctx context.Context, issue, id string, descriptions bool) (Read, error) {
+	return s.articleAs(ctx, issue, id, magazine.Reading{Descriptions: descriptions})
+}
+
+func (s *Service) articleAs(ctx context.Context, issue, id string, o magazine.Reading) (Read, error) {
 	_, arts, err := s.loadIssue(ctx, issue)
 	if err != nil {
 		return Read{}, err
@@ -97,7 +107,7 @@ func (s *Service) Article(ctx context.Context, issue, id string, descriptions bo
 			if err != nil {
 				return Read{}, err
 			}
-			return Read{Article: a, Parts: Parts(a, pages, descriptions)}, nil
+			return Read{Article: a, Parts: Parts(a, pages, o)}, nil
 		}
 	}
 	return Read{}, fmt.Errorf("%w: issue %s has no article %s", ErrNotFound, issue, id)
@@ -106,7 +116,11 @@ func (s *Service) Article(ctx context.Context, issue, id string, descriptions bo
 // Approved reads an approved (or proposed) article; one that is neither, or changed
 // since it was, is ErrNotApproved saying which.
 func (s *Service) Approved(ctx context.Context, issue, id string, descriptions bool) (Read, error) {
-	r, err := s.Article(ctx, issue, id, descriptions)
+	return s.approvedAs(ctx, issue, id, magazine.Reading{Descriptions: descriptions})
+}
+
+func (s *Service) approvedAs(ctx context.Context, issue, id string, o magazine.Reading) (Read, error) {
+	r, err := s.articleAs(ctx, issue, id, o)
 	if err != nil {
 		return Read{}, err
 	}
@@ -127,7 +141,7 @@ func CheckApproved(a magazine.Article) error {
 // ListenArticle starts a render of one approved or proposed article: its title as the
 // first sentence, then its text, with the byline as the file's artist.
 func (s *Service) ListenArticle(ctx context.Context, issue, id string, l Listen) (render.Status, error) {
-	r, err := s.Approved(ctx, issue, id, l.Descriptions)
+	r, err := s.approvedAs(ctx, issue, id, l.reading())
 	if err != nil {
 		return render.Status{}, err
 	}
@@ -160,7 +174,7 @@ func (s *Service) ListenIssue(ctx context.Context, issue string, l Listen) (rend
 	spec := render.Spec{VoiceID: l.VoiceID, Format: l.Format, Speed: l.Speed, Check: l.Check, Title: is.Title}
 	var authors []string
 	for _, a := range IssueOrder(approved, pages) {
-		parts := Parts(a, pages, l.Descriptions)
+		parts := Parts(a, pages, l.reading())
 		spec.Chapters = append(spec.Chapters, render.Chapter{Title: a.Title, Text: Narration(a.Title, parts)})
 		if by := Byline(parts); by != "" && !containsFold(authors, by) {
 			authors = append(authors, by)

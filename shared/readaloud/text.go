@@ -12,9 +12,10 @@ import (
 // Part is one region's contribution to an article read aloud.
 type Part = magazine.SpokenPart
 
-// Parts is what an article says (magazine.SpokenParts).
-func Parts(a magazine.Article, pages map[int]magazine.Page, descriptions bool) []Part {
-	return magazine.SpokenParts(a, pages, descriptions)
+// Parts is what an article says (magazine.ListenParts): tables row by row
+// with their headings.
+func Parts(a magazine.Article, pages map[int]magazine.Page, o magazine.Reading) []Part {
+	return magazine.ListenParts(a, pages, o)
 }
 
 // PagesOf lists the page numbers an article's regions and images are on.

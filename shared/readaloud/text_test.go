@@ -101,3 +101,25 @@ func TestGroundingFeedbackNamesEachViolation(t *testing.T) {
 		}
 	}
 }
+
+func TestPartsReadATableByItsHeadingsOrSkipIt(t *testing.T) {
+	tb := &magazine.Table{Caption: "Refit prices", Rows: [][]magazine.Cell{
+		{{Text: "Item", Header: true}, {Text: "Cost", Header: true}},
+		{{Text: "Labor"}, {Text: "$85"}},
+		{{Text: "Parts"}, {Text: "$1,200"}},
+	}}
+	page := magazine.Page{Number: 1, Order: []string{"r1", "r2", "r3"}, Regions: []magazine.Region{
+		{ID: "r1", Kind: magazine.KindParagraph, Text: "The yard sent its prices."},
+		{ID: "r2", Kind: magazine.KindTable, Text: tb.Text(), Table: tb},
+		{ID: "r3", Kind: magazine.KindParagraph, Text: "Work starts in May."},
+	}}
+	a := magazine.Article{Regions: []magazine.RegionRef{{Page: 1, Region: "r1"}, {Page: 1, Region: "r2"}, {Page: 1, Region: "r3"}}}
+	pages := map[int]magazine.Page{1: page}
+	say := func(o magazine.Reading) string { return Narration("", Parts(a, pages, o)) }
+	if got, want := say(magazine.Reading{}), "The yard sent its prices.\n\nRefit prices.\nItem: Labor, Cost: $85.\nItem: Parts, Cost: $1,200.\n\nWork starts in May."; got != want {
+		t.Errorf("read aloud\n%q\nwant\n%q", got, want)
+	}
+	if got, want := say(magazine.Reading{SkipTables: true}), "The yard sent its prices.\n\nWork starts in May."; got != want {
+		t.Errorf("with skip_tables\n%q\nwant\n%q", got, want)
+	}
+}

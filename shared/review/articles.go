@@ -179,6 +179,12 @@ func (s *Service) Articles(ctx context.Context, issue string) ([]magazine.Articl
 // with descriptions the pictures' descriptions where they occur (a picture
 // of the image list that is not among the regions where the page reads it).
 func (s *Service) ArticleText(ctx context.Context, issue, id string, descriptions bool) (string, error) {
+	return s.ArticleExport(ctx, issue, id, descriptions, magazine.FormatText)
+}
+
+// ArticleExport is an article's text in a format (magazine.ExportArticle):
+// plain text, Markdown or HTML, tables as tables.
+func (s *Service) ArticleExport(ctx context.Context, issue, id string, descriptions bool, format string) (string, error) {
 	st := newState(s, ctx, issue)
 	a, err := article(st, id)
 	if err != nil {
@@ -195,9 +201,5 @@ func (s *Service) ArticleText(ctx context.Context, issue, id string, description
 		}
 		pages[ref.Page] = p
 	}
-	var parts []string
-	for _, p := range magazine.SpokenParts(a, pages, descriptions) {
-		parts = append(parts, p.Text)
-	}
-	return strings.Join(parts, "\n\n"), nil
+	return magazine.ExportArticle(a, pages, descriptions, format)
 }

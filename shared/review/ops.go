@@ -361,3 +361,23 @@ func (e *Editor) opts(page int, ifMatch int64, undoable bool) Options {
 	}
 	return o
 }
+
+// EditTable changes one table region's cells (magazine.EditTable); the
+// region's text follows its cells. Undoable: a deleted row or column
+// comes back.
+func (e *Editor) EditTable(ctx context.Context, issue string, page int, id string, edit magazine.TableEdit, ifMatch int64) (magazine.Region, Outcome, error) {
+	var result magazine.Region
+	out, err := e.Change(ctx, issue, e.opts(page, ifMatch, true), func(st *state) error {
+		p, _, err := st.Page(page)
+		if err != nil {
+			return err
+		}
+		if p, err = magazine.EditTable(p, id, edit); err != nil {
+			return err
+		}
+		st.PutPage(p)
+		result, _ = region(p, id)
+		return nil
+	})
+	return result, out, err
+}

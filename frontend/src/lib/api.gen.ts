@@ -807,7 +807,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The article's text in order; descriptions=1 adds figure descriptions where the figures occur */
+        /** The article's text in order; descriptions=1 adds figure descriptions where the figures occur; format=markdown or html writes tables as tables */
         get: operations["article-text"];
         put?: never;
         post?: never;
@@ -1174,6 +1174,23 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/magazine/{doc}/pages/{page}/regions/{block_id}/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a table region's cells: set a cell's text, insert or delete a row or column, set how many rows are headings, or set the caption; the region's text follows its cells; returns the region and an undo token. A region that is not a table, or a position outside the grid, answers 422 */
+        patch: operations["edit-table"];
         trace?: never;
     };
     "/api/magazine/{doc}/pages/{page}/thumbnail": {
@@ -2348,6 +2365,8 @@ export interface components {
              * @enum {string}
              */
             format?: "mp3" | "m4b";
+            /** @description leave tables out (default false: a table is read as its caption, then row by row with the column headings) */
+            skip_tables?: boolean;
             /**
              * Format: double
              * @description multiple of the normal rate, 0.25..4; 0 or absent is 1
@@ -2367,6 +2386,8 @@ export interface components {
              * @enum {string}
              */
             format?: "mp3" | "m4b";
+            /** @description leave tables out (default false: a table is read as its caption, then row by row with the column headings) */
+            skip_tables?: boolean;
             /**
              * Format: double
              * @description multiple of the normal rate, 0.25..4; 0 or absent is 1
@@ -2389,6 +2410,21 @@ export interface components {
             proposed?: boolean;
             regions: components["schemas"]["MagazineRegionRef"][] | null;
             title: string;
+        };
+        MagazineCell: {
+            /**
+             * Format: int64
+             * @description columns the cell covers; 0 or 1 is one
+             */
+            col_span?: number;
+            /** @description a heading cell (of a header row) */
+            header?: boolean;
+            /**
+             * Format: int64
+             * @description rows the cell covers; 0 or 1 is one
+             */
+            row_span?: number;
+            text: string;
         };
         MagazineChange: {
             /** @enum {string} */
@@ -2474,6 +2510,7 @@ export interface components {
             /** @enum {string} */
             kind: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
             original_text?: string;
+            table?: components["schemas"]["MagazineTable"];
             text?: string;
             /** @enum {string} */
             visual_kind?: "headline" | "deck" | "subhead" | "byline" | "paragraph" | "list" | "caption" | "pull-quote" | "sidebar" | "footnote" | "source" | "page-number" | "furniture" | "ad" | "image" | "figure" | "chart" | "table" | "code" | "noise" | "duplicate" | "text-in-image";
@@ -2482,6 +2519,34 @@ export interface components {
             /** Format: int64 */
             page: number;
             region: string;
+        };
+        MagazineTable: {
+            caption?: string;
+            rows: (components["schemas"]["MagazineCell"][] | null)[] | null;
+        };
+        MagazineTableEdit: {
+            /**
+             * Format: int64
+             * @description grid column, 0-based (set_cell, insert_col, delete_col)
+             */
+            col?: number;
+            /**
+             * Format: int64
+             * @description how many leading rows are headings (header_rows)
+             */
+            count?: number;
+            /**
+             * @description what to change
+             * @enum {string}
+             */
+            op: "set_cell" | "insert_row" | "delete_row" | "insert_col" | "delete_col" | "header_rows" | "caption";
+            /**
+             * Format: int64
+             * @description grid row, 0-based (set_cell, insert_row, delete_row)
+             */
+            row?: number;
+            /** @description the cell's text (set_cell) or the caption (caption) */
+            text?: string;
         };
         MagazineapiIssueView: {
             /** Format: date-time */
@@ -5514,6 +5579,8 @@ export interface operations {
             query?: {
                 /** @description 1: each picture's description is read where the picture occurs; 0 (default): pictures are silent */
                 descriptions?: number;
+                /** @description text (default; a table a row a line, cells a tab apart), markdown (headings and pipe tables) or html (escaped; tables with thead, rowspan and colspan) */
+                format?: "text" | "markdown" | "html";
             };
             header?: never;
             path: {
@@ -6428,6 +6495,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SplitOutBody"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "edit-table": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the page version the edit was made on */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description issue id */
+                doc: string;
+                page: number;
+                block_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MagazineTableEdit"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionOutBody"];
                 };
             };
             /** @description Error */
@@ -7457,6 +7565,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiAudiobookBooksBookSegmentsGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/audiobook/books/{book}/segments"]["get"]["parameters"]["query"]["sort"]> = ["text", "confidence"];
+export const pathsApiMagazineDocArticlesArticleTextGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/magazine/{doc}/articles/{article}/text"]["get"]["parameters"]["query"]["format"]> = ["text", "markdown", "html"];
 export const pathsApiVoiceLibraryGetParametersQueryGenderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voice-library"]["get"]["parameters"]["query"]["gender"]> = ["female", "male", "neutral"];
 export const pathsApiVoiceLibraryGetParametersQueryAgeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voice-library"]["get"]["parameters"]["query"]["age"]> = ["young", "middle_aged", "old"];
 export const pathsApiVoiceLibraryGetParametersQuerySourceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/voice-library"]["get"]["parameters"]["query"]["source"]> = ["builtin", "engine", "clone", "design"];
@@ -7510,6 +7619,7 @@ export const magazineChangeToValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const magazineCleanedKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineCleaned"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
 export const magazineRegionVisual_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineRegion"]["visual_kind"]> = ["headline", "deck", "subhead", "byline", "paragraph", "list", "caption", "pull-quote", "sidebar", "footnote", "source", "page-number", "furniture", "ad", "image", "figure", "chart", "table", "code", "noise", "duplicate", "text-in-image"];
+export const magazineTableEditOpValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MagazineTableEdit"]["op"]> = ["set_cell", "insert_row", "delete_row", "insert_col", "delete_col", "header_rows", "caption"];
 export const presignOutputBodyMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PresignOutputBody"]["method"]> = ["POST"];
 export const readaloudRecordSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadaloudRecord"]["source"]> = ["llm", "deterministic", "edited"];
 export const readaloudRecordStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadaloudRecord"]["status"]> = ["ok", "flagged", "failed"];

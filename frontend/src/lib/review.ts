@@ -18,6 +18,10 @@ export type RecognizeBody = Schemas['RecognizeInBody'];
 /** A page read again (page set) or one region read again (region set). */
 export type Recognized = Schemas['RecognizeOutBody'];
 
+/** A table region's cells and one change to them (Go's magazine.Table, magazine.TableEdit). */
+export type Table = Schemas['MagazineTable'];
+export type TableEdit = Schemas['MagazineTableEdit'];
+
 const regionPath = '/api/magazine/{doc}/pages/{page}/regions/{block_id}';
 const regionParams = (doc: string, page: number, id: string) => ({ doc, page, block_id: id });
 const pagePath = '/api/magazine/{doc}/pages/{page}';
@@ -29,6 +33,9 @@ export const reviewApi = {
   patch: (doc: string, page: number, version: number, id: string, body: RegionPatch) =>
     callIfMatch(version, 'patch', regionPath, regionParams(doc, page, id), body),
   remove: (doc: string, page: number, version: number, id: string) => callIfMatch(version, 'delete', regionPath, regionParams(doc, page, id)),
+  /** Changes a table region's cells (its text follows them). */
+  editTable: (doc: string, page: number, version: number, id: string, body: TableEdit) =>
+    callIfMatch(version, 'patch', `${regionPath}/table`, regionParams(doc, page, id), body),
   split: (doc: string, page: number, version: number, id: string, offset: number) =>
     callIfMatch(version, 'post', `${regionPath}/split`, regionParams(doc, page, id), { offset }),
   mergeNext: (doc: string, page: number, version: number, id: string) =>
@@ -343,4 +350,42 @@ export function clampView(v: View, w: number, h: number): View {
 export function fitScale(pw: number, ph: number, w: number, h: number): number {
   if (pw <= 0 || ph <= 0 || w <= 0) return 0;
   return h > 0 ? Math.min(w / pw, h / ph) : w / pw;
+}
+
+/** A table cell placed on its grid: row and col are the grid slot it starts at. */
+export interface PlacedCell { text: string; row: number; col: number; rowSpan: number; colSpan: number; header: boolean }
+
+/**
+ * Places a table's cells on their grid as a browser lays out an HTML table
+ * (each cell at the first free slot of its row), so an edit can name the
+ * slot (Go's magazine.Table.layout). Returns the rows of placed cells and
+ * the grid's width.
+ */
+export function placeCells(t: Table): { rows: PlacedCell[][]; width: number } {
+  const taken = new Set<string>();
+  let width = 0;
+  const rows = (t.rows ?? []).map((row, r) => {
+    let c = 0;
+    return (row ?? []).map((cell) => {
+      while (taken.has(`${r},${c}`)) c++;
+      const rowSpan = Math.max(cell.row_span ?? 1, 1);
+      const colSpan = Math.max(cell.col_span ?? 1, 1);
+      for (let dr = 0; dr < rowSpan; dr++) for (let dc = 0; dc < colSpan; dc++) taken.add(`${r + dr},${c + dc}`);
+      const placed = { text: cell.text, row: r, col: c, rowSpan, colSpan, header: cell.header ?? false };
+      c += colSpan;
+      width = Math.max(width, c);
+      return placed;
+    });
+  });
+  return { rows, width };
+}
+
+/** How many leading rows are all headings. */
+export function headerRows(t: Table): number {
+  let n = 0;
+  for (const row of t.rows ?? []) {
+    if (!row?.length || row.some((c) => !c.header)) break;
+    n++;
+  }
+  return n;
 }

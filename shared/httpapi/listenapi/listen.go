@@ -120,6 +120,7 @@ const articlePath = "/api/magazine/{doc}/articles/{article}"
 type ListenBody struct {
 	VoiceID      string  `json:"voice_id" pattern:"^[a-z0-9][a-z0-9._-]{0,99}$" doc:"the narrator: a voice of the library"`
 	Descriptions bool    `json:"descriptions,omitempty" doc:"read each picture's description where the picture occurs (default false); a picture without one is skipped"`
+	SkipTables   bool    `json:"skip_tables,omitempty" doc:"leave tables out (default false: a table is read as its caption, then row by row with the column headings)"`
 	Speed        float64 `json:"speed,omitempty" minimum:"0" maximum:"4" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
 	Check        *bool   `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition) beside the render; absent is off"`
 }
@@ -154,7 +155,7 @@ func listenArticle(svc *readaloud.Service) httpapi.Operation {
 		}
 	}) (*RenderOut, error) {
 		b := in.Body
-		return rendered(svc.ListenArticle(ctx, in.Doc, in.Article, readaloud.Listen{VoiceID: b.VoiceID, Descriptions: b.Descriptions, Format: or(b.Format, render.FormatMP3), Speed: b.Speed, Check: b.Check}))
+		return rendered(svc.ListenArticle(ctx, in.Doc, in.Article, readaloud.Listen{VoiceID: b.VoiceID, Descriptions: b.Descriptions, SkipTables: b.SkipTables, Format: or(b.Format, render.FormatMP3), Speed: b.Speed, Check: b.Check}))
 	})
 }
 
@@ -172,7 +173,7 @@ func listenIssue(svc *readaloud.Service) httpapi.Operation {
 		}
 	}) (*RenderOut, error) {
 		b := in.Body
-		return rendered(svc.ListenIssue(ctx, in.Doc, readaloud.Listen{VoiceID: b.VoiceID, Descriptions: b.Descriptions, Format: or(b.Format, render.FormatM4B), Speed: b.Speed, Check: b.Check}))
+		return rendered(svc.ListenIssue(ctx, in.Doc, readaloud.Listen{VoiceID: b.VoiceID, Descriptions: b.Descriptions, SkipTables: b.SkipTables, Format: or(b.Format, render.FormatM4B), Speed: b.Speed, Check: b.Check}))
 	})
 }
 

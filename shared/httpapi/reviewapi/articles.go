@@ -119,14 +119,15 @@ func approveArticle(ed *review.Editor) httpapi.Operation {
 
 func articleText(ed *review.Editor) httpapi.Operation {
 	return httpapi.Op(huma.Operation{OperationID: "article-text", Method: http.MethodGet, Path: articlesPath + "/{article}/text",
-		Summary: "The article's text in order; descriptions=1 adds figure descriptions where the figures occur", Tags: tags},
+		Summary: "The article's text in order; descriptions=1 adds figure descriptions where the figures occur; format=markdown or html writes tables as tables", Tags: tags},
 		func(ctx context.Context, in *struct {
 			ArticlePath
 			// An int with a range, not an enum: huma checks an enum on an
 			// integer query parameter against strings, refusing every value.
-			Descriptions int `query:"descriptions" minimum:"0" maximum:"1" required:"false" doc:"1: each picture's description is read where the picture occurs; 0 (default): pictures are silent"`
+			Descriptions int    `query:"descriptions" minimum:"0" maximum:"1" required:"false" doc:"1: each picture's description is read where the picture occurs; 0 (default): pictures are silent"`
+			Format       string `query:"format" enum:"text,markdown,html" default:"text" required:"false" doc:"text (default; a table a row a line, cells a tab apart), markdown (headings and pipe tables) or html (escaped; tables with thead, rowspan and colspan)"`
 		}) (*ArticleTextOut, error) {
-			text, err := ed.ArticleText(ctx, in.Doc, in.Article, in.Descriptions == 1)
+			text, err := ed.ArticleExport(ctx, in.Doc, in.Article, in.Descriptions == 1, in.Format)
 			if err != nil {
 				return nil, err
 			}

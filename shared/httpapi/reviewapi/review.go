@@ -134,6 +134,7 @@ func DescribeOperations(d *review.Describer) []httpapi.Operation {
 func Operations(ed *review.Editor) []httpapi.Operation {
 	return []httpapi.Operation{
 		patchRegion(ed),
+		editTable(ed),
 		patchImage(ed),
 		deleteRegion(ed),
 		splitRegion(ed),
@@ -184,6 +185,28 @@ func patchRegion(ed *review.Editor) httpapi.Operation {
 				return nil, err
 			}
 			r, o, err := ed.UpdateRegion(ctx, in.Doc, in.Page, in.BlockID, in.Body, v)
+			if err != nil {
+				return nil, err
+			}
+			out := &RegionOut{}
+			out.Body.Region, out.Body.Outcome = r, o
+			return out, nil
+		})
+}
+
+func editTable(ed *review.Editor) httpapi.Operation {
+	return httpapi.Op(reviewOp(huma.Operation{OperationID: "edit-table", Method: http.MethodPatch, Path: regionsPath + "/{block_id}/table",
+		Summary: "Change a table region's cells: set a cell's text, insert or delete a row or column, set how many rows are headings, or set the caption; " +
+			"the region's text follows its cells; returns the region and an undo token. A region that is not a table, or a position outside the grid, answers 422"}),
+		func(ctx context.Context, in *struct {
+			RegionPath
+			Body magazine.TableEdit
+		}) (*RegionOut, error) {
+			v, err := in.version()
+			if err != nil {
+				return nil, err
+			}
+			r, o, err := ed.EditTable(ctx, in.Doc, in.Page, in.BlockID, in.Body, v)
 			if err != nil {
 				return nil, err
 			}
