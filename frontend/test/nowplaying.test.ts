@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   chunkTimeline, keyAction, loadResume, RESUME_PREFIX, saveResume, sentenceFor, sentenceStep, skipTime, typingIn, type KeyPress,
 } from '../src/lib/player';
@@ -216,5 +216,88 @@ describe('the player', () => {
     expect(np.playing('chapter:b/2')).toBe(true);
     expect(FakeAudio.made[0].paused).toBe(true);
     np.stop();
+  });
+});
+
+// ---- a render still speaking: its chunks as they are listed -----------------
+
+type Page = { status: string; total: number; chunks: { index: number; text: string; url: string; duration_ms: number }[]; next?: number; evicted?: boolean };
+const pages: Page[] = [];
+vi.mock('../src/lib/episodes', () => ({
+  episodesApi: {
+    // Each poll answers the next page queued by the test (the last one again once they run out).
+    chunks: async (_id: string, from: number) => {
+      const p = pages.length > 1 ? pages.shift()! : pages[0];
+      return { ...p, from, chunks: p.chunks.filter((c) => c.index >= from) };
+    },
+    status: async () => ({ timings: { chapters: [] } }),
+  },
+  audioUrl: (id: string) => `audio/${id}`,
+}));
+
+const chunk = (index: number, duration_ms: number) => ({ index, text: `Sentence ${index}.`, url: `c${index}.wav`, duration_ms, chapter: 0, sentence: index, segment: 0 });
+
+describe('the player on a render still speaking', () => {
+  beforeEach(() => {
+    Object.assign(globalThis, { localStorage: memoryStorage(), Audio: FakeAudio });
+    FakeAudio.made = [];
+    pages.length = 0;
+    vi.useFakeTimers();
+  });
+
+  it('plays each chunk as it is listed, waits for the next, seeks only within what is spoken, and ends when the render has', async () => {
+    const { nowPlaying: np } = await import('../src/lib/nowPlaying.svelte');
+    pages.push({ status: 'running', total: 3, chunks: [chunk(0, 1000)], next: 1 });
+    np.play({ kind: 'issue', key: 'issue:d', title: 'The issue', render: 'r1' });
+    await vi.advanceTimersByTimeAsync(0);
+    const first = FakeAudio.made.find((a) => a.src === 'c0.wav')!;
+    expect(first.paused).toBe(false);
+    expect(np.state).toBe('playing');
+    expect(np.endMs).toBe(1000);
+    np.skip(15_000);
+    expect(np.positionMs).toBe(1000); // no further than what is spoken
+    first.onended!();
+    expect(np.state).toBe('waiting');
+
+    pages.splice(0, pages.length, { status: 'succeeded', total: 2, chunks: [chunk(0, 1000), chunk(1, 2000)] });
+    await vi.advanceTimersByTimeAsync(600);
+    const second = FakeAudio.made.find((a) => a.src === 'c1.wav')!;
+    expect(second.paused).toBe(false);
+    expect(np.done).toBe(true);
+    expect(np.text).toBe('Sentence 1.');
+    np.seek(500); // back into the first sentence
+    expect(np.index).toBe(0);
+    expect(first.currentTime).toBe(0.5);
+    np.step(1);
+    expect(np.index).toBe(1);
+    FakeAudio.made.find((a) => a.src === 'c1.wav' && !a.paused)!.onended!();
+    expect(np.state).toBe('ended');
+    np.stop();
+  });
+
+  it('a start at a time not spoken yet waits for it; a start at a sentence waits until the page can pick it', async () => {
+    const { nowPlaying: np } = await import('../src/lib/nowPlaying.svelte');
+    pages.push({ status: 'running', total: 3, chunks: [chunk(0, 1000)], next: 1 });
+    pages.push({ status: 'running', total: 3, chunks: [chunk(0, 1000), chunk(1, 1000), chunk(2, 1000)] , next: 3 });
+    pages.push({ status: 'succeeded', total: 3, chunks: [chunk(0, 1000), chunk(1, 1000), chunk(2, 1000)] });
+    np.play({ kind: 'article', key: 'article:d/a', title: 'A', render: 'r2' }, { ms: 2_500 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeAudio.made.some((a) => !a.paused)).toBe(false); // 2.5 s is not spoken yet
+    await vi.advanceTimersByTimeAsync(600);
+    const third = FakeAudio.made.find((a) => a.src === 'c2.wav')!;
+    expect(third.paused).toBe(false);
+    expect(third.currentTime).toBe(0.5);
+
+    pages.length = 0;
+    pages.push({ status: 'running', total: 3, chunks: [chunk(0, 1000)], next: 1 });
+    pages.push({ status: 'succeeded', total: 3, chunks: [chunk(0, 1000), chunk(1, 1000), chunk(2, 1000)] });
+    np.play({ kind: 'article', key: 'article:d/a', title: 'A', render: 'r3' }, { pick: (s) => (s.length > 1 ? 1 : null) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeAudio.made.filter((a) => !a.paused)).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(np.index).toBe(1);
+    expect(FakeAudio.made.find((a) => a.src === 'c1.wav' && !a.paused)).toBeTruthy();
+    np.stop();
+    vi.useRealTimers();
   });
 });
