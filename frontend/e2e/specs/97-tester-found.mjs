@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { check, freePort, getJSON, ingest, SLOW, test, waitUntil } from '../harness.mjs';
+import { check, freePort, getJSON, importBook, ingest, SLOW, test, waitUntil } from '../harness.mjs';
 import { makePDF } from '../pdf.mjs';
 
 const repo = resolve(new URL('../../../', import.meta.url).pathname);
@@ -174,15 +174,12 @@ export default async function ({ server, browser }) {
     });
 
     await test(`tester (${vp.name}): the chapter heading shows once in the book view`, async () => {
-      const form = new FormData();
       const book0 = 'THE LETTER\n\nCHAPTER I. The Post\n\nMary waited at the window all morning for the postman to come up the hill.\n\n'
         + '"Is there anything for me?" asked Mary.\n\nThe Captain shook his head. "Nothing today," said the Captain. "Perhaps tomorrow."\n\n'
         + 'CHAPTER II. The Reply\n\nThe letter came at last, sealed with green wax and smelling faintly of the sea.\n\n'
         + '"It is from my brother," said Mary.\n\n"Then read it aloud," said the Captain, and he sat down by the fire.\n';
-      form.append('file', new Blob([book0], { type: 'text/plain' }), 'post.txt');
-      const res = await fetch(`${base}/api/audiobook/books`, { method: 'POST', body: form });
-      const book = JSON.parse(await res.text());
-      check(res.status === 201, `upload answered ${res.status}`);
+      const book = await importBook(base, 'post.txt', book0);
+      check(book.status === 'ready', `the book imported: ${book.status}`);
       await page.goto(`${base}/#/audiobook/${book.id}`);
       await page.getByTestId('ab-chapter-title').filter({ hasText: 'CHAPTER I. The Post' }).waitFor();
       const prose = page.getByTestId('ab-prose');
