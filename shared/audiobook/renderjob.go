@@ -31,6 +31,9 @@ const renderSK = "RENDER"
 type RenderRequest struct {
 	Speed float64 `json:"speed,omitempty"`
 	Check *bool   `json:"check,omitempty"` // the ear; nil is off
+	// Chapter, when set, renders only that chapter's MP3 (an index into the
+	// book's chapters); the last render's other files stay.
+	Chapter *int `json:"chapter,omitempty"`
 }
 
 // voiceRef is a library voice as it was when the render was asked for.
@@ -49,6 +52,10 @@ type renderPayload struct {
 	Voices   map[string]voiceRef `json:"voices"`   // voice id → engine
 	Speed    float64             `json:"speed,omitempty"`
 	Check    *bool               `json:"check,omitempty"`
+	// Chapter renders that chapter's MP3 alone, under Part (so the file it
+	// replaces stays playable until the new one is recorded).
+	Chapter *int   `json:"chapter,omitempty"`
+	Part    string `json:"part,omitempty"`
 }
 
 // Output is one audio file a render made.
@@ -66,6 +73,8 @@ type Output struct {
 	EngineCalls int `json:"engine_calls"`
 	// Ear is what the ear heard of the chunks (the speech renderer's).
 	Ear *render.EarReport `json:"ear,omitempty"`
+	// TimingsKey is the speech renderer's: every sentence's place in the file.
+	TimingsKey string `json:"timings_key,omitempty"`
 }
 
 // RenderResult is the render job's result.
@@ -148,6 +157,9 @@ func (s *Service) StartRender(ctx context.Context, id string, req RenderRequest)
 	if b.NarratorVoice == "" {
 		return jobs.Job{}, fmt.Errorf("%w: book %s has no narrator voice: set one first", ErrInvalid, id)
 	}
+	if req.Chapter != nil && (*req.Chapter < 0 || *req.Chapter >= len(b.Chapters)) {
+		return jobs.Job{}, fmt.Errorf("%w: book %s has no chapter %d (its chapters are 0..%d)", ErrInvalid, id, *req.Chapter, len(b.Chapters)-1)
+	}
 	if err := s.idle(ctx, b.RenderJob, "render"); err != nil {
 		return jobs.Job{}, err // before the voices are checked; startJob checks again
 	}
@@ -177,6 +189,13 @@ func (s *Service) StartRender(ctx context.Context, id string, req RenderRequest)
 		p.Voices[v] = voiceRef{Engine: voice.Engine, EngineVoice: voice.EngineVoice}
 	}
 	p.Run = jobs.NewID()
+	if req.Chapter != nil {
+		// One chapter joins the last render's run, so its other files stay.
+		p.Chapter, p.Part = req.Chapter, jobs.NewID()
+		if b.RenderRun != "" {
+			p.Run = b.RenderRun
+		}
+	}
 	raw, err := json.Marshal(p)
 	if err != nil {
 		return jobs.Job{}, err
@@ -355,6 +374,9 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 	if len(spoken) == 0 {
 		return nil, fmt.Errorf("%w: book %s has nothing to speak", ErrInvalid, b.ID)
 	}
+	if p.Chapter != nil {
+		return s.renderOneChapter(ctx, p, b.ID, prefix, chapters, rec, version, speak, track, cutOff)
+	}
 	// Each chapter is its own M4B render (loudness per chapter, as
 	// audiobook platforms do per file), recorded when made, so no step
 	// grows with the book: a continuation goes on at the next chapter and
@@ -427,6 +449,37 @@ func (s *Service) RenderJob(ctx context.Context, raw json.RawMessage, progress j
 		}
 	}
 	return json.Marshal(rec.Result)
+}
+
+// renderOneChapter makes chapter p.Chapter's MP3 alone and records it in
+// place of the run's earlier one; the run's other files are untouched.
+func (s *Service) renderOneChapter(ctx context.Context, p renderPayload, book, prefix string, chapters []speechChapter, rec renderRecord, version int64,
+	speak func([]speechChapter, string, string, int, jobs.Reporter) (Output, error), track jobs.Reporter,
+	cutOff func(error) (json.RawMessage, error)) (json.RawMessage, error) {
+	i := *p.Chapter
+	if i < 0 || i >= len(chapters) || len(chapters[i].Segments) == 0 {
+		return nil, fmt.Errorf("%w: chapter %d of book %s has nothing to speak", ErrInvalid, i, book)
+	}
+	number := 0 // its track number: its place among the chapters that speak
+	for _, c := range chapters[:i+1] {
+		if len(c.Segments) > 0 {
+			number++
+		}
+	}
+	rep := scaled{to: track, by: 1, prefix: fmt.Sprintf("chapter %d of %d MP3: ", i+1, len(chapters))}
+	out, err := speak([]speechChapter{chapters[i]}, "mp3", fmt.Sprintf("%sch%03d-%s/", prefix, i, p.Part), number, rep)
+	if err != nil {
+		return cutOff(err)
+	}
+	out.Chapter, out.Title = i, chapters[i].Title
+	rec.Result.Chapters = slices.DeleteFunc(rec.Result.Chapters, func(o Output) bool { return o.Chapter == i })
+	rec.Result.Chapters = append(rec.Result.Chapters, out)
+	slices.SortFunc(rec.Result.Chapters, func(a, b Output) int { return a.Chapter - b.Chapter })
+	rec.Done[i] = true
+	if _, err := s.putRenderRecord(ctx, book, rec, version); err != nil {
+		return nil, jobs.Transient(err)
+	}
+	return json.Marshal(out)
 }
 
 // continueRender hands a render cut off by its deadline on to a new job
@@ -584,6 +637,32 @@ func (s *Service) Render(ctx context.Context, id string) (RenderView, error) {
 		v.Progress = rec.Reached
 	}
 	return v, nil
+}
+
+// ChapterTimings are the sentence timings of a chapter's MP3, for a player
+// to step by sentence and show what is said.
+func (s *Service) ChapterTimings(ctx context.Context, id string, chapter int) (render.Timings, error) {
+	v, err := s.Render(ctx, id)
+	if err != nil {
+		return render.Timings{}, err
+	}
+	i := slices.IndexFunc(v.Chapters, func(o Output) bool { return o.Chapter == chapter })
+	if i < 0 || v.Chapters[i].TimingsKey == "" {
+		return render.Timings{}, fmt.Errorf("%w: chapter %d of book %s has no timings (not rendered, or rendered before they were kept)", ErrNotReady, chapter, id)
+	}
+	rc, _, err := s.blobs.Get(ctx, v.Chapters[i].TimingsKey)
+	if errors.Is(err, blob.ErrNotFound) {
+		return render.Timings{}, fmt.Errorf("%w: %s is gone", ErrNotFound, v.Chapters[i].TimingsKey)
+	}
+	if err != nil {
+		return render.Timings{}, err
+	}
+	defer rc.Close()
+	var tm render.Timings
+	if err := json.NewDecoder(rc).Decode(&tm); err != nil {
+		return render.Timings{}, fmt.Errorf("timings of chapter %d of book %s: %w", chapter, id, err)
+	}
+	return tm, nil
 }
 
 // AudioTTL is how long an audio URL stays valid.

@@ -76,7 +76,7 @@ export default async function ({ server, browser }) {
       const times = [];
       for (let run = 0; run < 3; run++) {
         await page.getByTestId('listen').click();
-        const player = page.getByTestId('stream-player').and(page.locator('[data-first-audio-ms]'));
+        const player = page.getByTestId('player').and(page.locator('[data-first-audio-ms]'));
         await player.waitFor({ timeout: 30000 });
         times.push(Number(await player.getAttribute('data-first-audio-ms')));
         // The next run starts from an idle renderer.

@@ -39,7 +39,7 @@ function testerPDF() {
 const focused = (page) => page.evaluate(() => {
   const a = document.activeElement;
   return { tag: a?.tagName, text: a?.textContent?.trim().slice(0, 80), region: a?.closest('[data-region]')?.getAttribute('data-region') ?? null,
-    article: a?.closest('[data-article]')?.getAttribute('data-article') ?? null, inPlayer: !!a?.closest('[data-testid=stream-player]') };
+    article: a?.closest('[data-article]')?.getAttribute('data-article') ?? null, inPlayer: !!a?.closest('[data-testid=player]') };
 });
 
 /** Every element marked hidden in the document is not displayed (the class fix: [hidden] wins over any display rule). */
@@ -237,16 +237,13 @@ export default async function ({ server, browser }) {
       await picker.getByTestId('narrator-chosen').filter({ hasText: voice.name }).waitFor();
       await page.getByTestId('listen').focus();
       await page.keyboard.press('Enter');
-      const player = page.getByTestId('stream-player');
+      const player = page.getByTestId('player');
       await player.waitFor({ timeout: SLOW });
       const f = await waitUntil('the focus lands in the player', () => focused(page), (x) => x.inPlayer, { timeout: 10000 }).catch(() => focused(page));
       check(f.inPlayer && f.tag === 'BUTTON', `after Listen the focus is on the player's button: ${JSON.stringify(f)}`);
       await player.and(page.locator('[data-state=ended]')).waitFor({ timeout: SLOW });
-      await player.getByTestId('audio-player').waitFor({ timeout: SLOW });
-      const shown = await player.evaluate((el) => ({
-        selects: [...el.querySelectorAll('select')].filter((s) => s.checkVisibility()).length,
-        plays: [...el.querySelectorAll('button')].filter((b) => /^(Play|Play again|Pause|Resume)$/.test(b.getAttribute('aria-label') ?? '') && b.checkVisibility()).length,
-      }));
+      const visible = async (l) => (await Promise.all((await l.all()).map((x) => x.isVisible()))).filter(Boolean).length;
+      const shown = { selects: await visible(player.locator('select')), plays: await visible(player.getByRole('button', { name: /^(Play|Play again|Pause|Resume)$/ })) };
       check(shown.selects === 1 && shown.plays === 1, `one play button and one speed select: ${JSON.stringify(shown)}`);
       const leaks = await hiddenShown(page);
       check(leaks.length === 0, `elements marked hidden but displayed: ${JSON.stringify(leaks)}`);

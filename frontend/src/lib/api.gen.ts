@@ -186,7 +186,7 @@ export interface paths {
         /** The book's last render: status, progress, and the files made so far with their download URLs */
         get: operations["get-book-render"];
         put?: never;
-        /** Voice the book as a background job: one M4B with a chapter per book chapter, then an MP3 per chapter; each line in its speaker's voice, narration and characters without a voice in the narrator's (required). A crash resumes without speaking again what was spoken */
+        /** Voice the book as a background job: one M4B with a chapter per book chapter, then an MP3 per chapter; each line in its speaker's voice, narration and characters without a voice in the narrator's (required). A crash resumes without speaking again what was spoken. With chapter, only that chapter's MP3 is made, replacing the last render's (its other files stay) */
         post: operations["start-book-render"];
         delete?: never;
         options?: never;
@@ -220,6 +220,23 @@ export interface paths {
         };
         /** A chapter's MP3 (redirect to a short-lived URL); 409 until the render made it */
         get: operations["get-book-chapter-audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audiobook/books/{book}/render/chapters/{chapter}/timings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where each sentence of a chapter's MP3 starts and ends, for a player; 409 until the render made it */
+        get: operations["get-book-chapter-timings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1720,6 +1737,7 @@ export interface components {
             format: "m4b" | "mp3";
             /** @description blob key of the audio */
             key: string;
+            timings_key?: string;
             title: string;
         };
         AudiobookSegment: {
@@ -1919,6 +1937,8 @@ export interface components {
         AudiobookapiChapterURL: {
             /** Format: int64 */
             chapter: number;
+            /** @description the MP3's sentence timings */
+            timings_url?: string;
             title: string;
             /** @description redirects to a short-lived URL of the MP3 */
             url: string;
@@ -3174,6 +3194,11 @@ export interface components {
             undo_token?: string;
         };
         "Start-book-renderRequest": {
+            /**
+             * Format: int64
+             * @description render only this chapter's MP3 (the chapter's index); absent renders the whole book
+             */
+            chapter?: number;
             /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off */
             check?: boolean;
             /**
@@ -4016,6 +4041,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-book-chapter-timings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description book id */
+                book: string;
+                /** @description the chapter's index */
+                chapter: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderTimings"];
+                };
             };
             /** @description Error */
             default: {

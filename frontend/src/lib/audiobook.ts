@@ -75,8 +75,13 @@ export const audiobookApi = {
   cast: (book: string, mode: CastMode, verify: boolean) => call('post', '/api/attribute-spans', {}, { book_id: book, mode, verify }),
   /** Starts the render at a speed (1 is normal). */
   /** check true hears every sentence with the ear (speech recognition), which is off by default. */
-  startRender: (book: string, speed = 1, check = false) =>
-    call('post', `${bookPath}/render`, { book }, { ...(speed === 1 ? {} : { speed }), ...(check ? { check: true } : {}) }),
+  /** Voices the book, or only chapter `chapter` (its MP3, in place of the last render's). */
+  startRender: (book: string, speed = 1, check = false, chapter?: number) =>
+    call('post', `${bookPath}/render`, { book }, {
+      ...(speed === 1 ? {} : { speed }), ...(check ? { check: true } : {}), ...(chapter === undefined ? {} : { chapter }),
+    }),
+  /** Where each sentence of a chapter's MP3 is. */
+  chapterTimings: (book: string, chapter: number) => call('get', `${bookPath}/render/chapters/{chapter}/timings`, { book, chapter }),
   /** The book's last render, or null when it was never rendered. */
   async render(book: string): Promise<RenderView | null> {
     try {

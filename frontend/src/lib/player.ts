@@ -92,3 +92,116 @@ export function sentenceAt(sentences: readonly Sentence[], ms: number): number {
 export function speedChoices(speed: number): readonly number[] {
   return SPEEDS.includes(speed) ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b);
 }
+
+// ---- the app's one player: skips, keys, resume ------------------------------
+
+/** How far the ±15 s buttons and ←/→ move. */
+export const SKIP_MS = 15000;
+
+/** A time moved by delta, kept within 0..end (end: what can be played so far). */
+export function skipTime(ms: number, delta: number, end: number): number {
+  return Math.min(Math.max(0, ms + delta), Math.max(0, end));
+}
+
+/**
+ * The sentence a ±1 skip lands on from ms (sentences sorted by start):
+ * the one after or before the sentence at ms (or, in a pause, the last one
+ * started). Back from the first stays on the first; on past the last is -1
+ * (nothing to play yet, or the end).
+ */
+export function sentenceStep(sentences: readonly Sentence[], ms: number, dir: 1 | -1): number {
+  if (!sentences.length) return -1;
+  const at = lastStarted(sentences, ms);
+  if (dir < 0) return Math.max(0, at - 1);
+  const next = at + 1;
+  return next < sentences.length ? next : -1;
+}
+
+/** What a key press asks of the player. */
+export type KeyAction = 'toggle' | 'back' | 'forward' | 'previous-sentence' | 'next-sentence';
+
+/** The key press as keyAction reads it (a KeyboardEvent has all of it). */
+export type KeyPress = { key: string; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; altKey: boolean; target: EventTarget | null };
+
+/** Where typing goes: the player keeps its hands off keys pressed there. */
+export function typingIn(target: EventTarget | null): boolean {
+  const el = target as (Partial<HTMLElement> & { tagName?: string }) | null;
+  if (!el || typeof el.tagName !== 'string') return false;
+  const tag = el.tagName.toUpperCase();
+  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable === true;
+}
+
+/**
+ * The player's shortcut for a key press, or null when it is not one: Space
+ * plays or pauses, ←/→ move 15 s, Shift+←/→ a sentence. Keys pressed while
+ * typing, with Ctrl/⌘/Alt, or Space on a button or link (which Space
+ * presses) are left alone.
+ */
+export function keyAction(e: KeyPress): KeyAction | null {
+  if (e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return null;
+  const tag = (e.target as { tagName?: string } | null)?.tagName?.toUpperCase();
+  switch (e.key) {
+    case ' ':
+    case 'Spacebar':
+      return tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY' ? null : 'toggle';
+    case 'ArrowLeft':
+      return e.shiftKey ? 'previous-sentence' : 'back';
+    case 'ArrowRight':
+      return e.shiftKey ? 'next-sentence' : 'forward';
+  }
+  return null;
+}
+
+/** The shortcuts as the player lists them. */
+export const SHORTCUTS: readonly { keys: string; does: string }[] = [
+  { keys: 'Space', does: 'play or pause' },
+  { keys: '← / →', does: 'back or forward 15 seconds' },
+  { keys: 'Shift + ← / →', does: 'previous or next sentence' },
+];
+
+/** Where one item's place is remembered: an article, a podcast, an issue, a book chapter. */
+export const RESUME_PREFIX = 'lectern.resume.';
+
+/** A remembered place: the time, and the render it was in when there was one (it may be gone). */
+export type ResumePoint = { ms: number; render?: string; at: number };
+
+/** The place remembered for an item, or null (none, unreadable, or storage unavailable). */
+export function loadResume(storage: Pick<Storage, 'getItem'> | undefined, key: string): ResumePoint | null {
+  try {
+    const raw = storage?.getItem(RESUME_PREFIX + key);
+    if (!raw) return null;
+    const p = JSON.parse(raw) as Partial<ResumePoint>;
+    if (typeof p.ms !== 'number' || !Number.isFinite(p.ms) || p.ms < 0) return null;
+    return { ms: p.ms, render: typeof p.render === 'string' ? p.render : undefined, at: typeof p.at === 'number' ? p.at : 0 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Remembers a place (null forgets it: the item was heard to its end). A
+ * place in the first two seconds is no place worth resuming: forgotten too.
+ */
+export function saveResume(storage: Pick<Storage, 'setItem' | 'removeItem'> | undefined, key: string, point: ResumePoint | null): void {
+  try {
+    if (!point || point.ms < 2000) storage?.removeItem(RESUME_PREFIX + key);
+    else storage?.setItem(RESUME_PREFIX + key, JSON.stringify(point));
+  } catch {
+    // Storage refused (private mode, quota): the place is only not remembered.
+  }
+}
+
+/** A stream's chunks as sentences on one timeline: each starts where the one before ended. */
+export function chunkTimeline(chunks: readonly { text: string; duration_ms: number }[]): Sentence[] {
+  let at = 0;
+  return chunks.map((c) => {
+    const s = { start_ms: at, end_ms: at + Math.max(0, c.duration_ms), text: c.text };
+    at = s.end_ms;
+    return s;
+  });
+}
+
+/** The sentence holding ms, or the last one started (in a pause): where a seek to ms plays from; -1 before any. */
+export function sentenceFor(sentences: readonly Sentence[], ms: number): number {
+  return lastStarted(sentences, ms);
+}

@@ -151,6 +151,23 @@ export function locate(blocks: readonly Block[], spoken: string, descriptions: b
   return null;
 }
 
+/**
+ * Which of the spoken sentences a click at `offset` in a block's text falls
+ * in: each sentence is located in turn (as the highlight does), and the
+ * first one on that block that ends after the offset is the one. null when
+ * none does yet (the sentence may not be spoken so far).
+ */
+export function sentenceAtSpot(blocks: readonly Block[], spoken: readonly string[], descriptions: boolean, block: string, offset: number): number | null {
+  let spot: Spot | null = null;
+  for (let i = 0; i < spoken.length; i++) {
+    const found = locate(blocks, spoken[i], descriptions, spot);
+    if (!found) continue; // a sentence the page does not show (the title's full stop…)
+    spot = found;
+    if (found.block === block && found.part === 'text' && found.end > offset) return i;
+  }
+  return null;
+}
+
 /** A text cut around a highlighted range: before, the range, after (the range empty when spot is not in it). */
 export function cut(text: string, spot: Pick<Spot, 'start' | 'end'> | null): [string, string, string] {
   if (!spot || spot.start < 0 || spot.end > text.length || spot.start >= spot.end) return [text, '', ''];

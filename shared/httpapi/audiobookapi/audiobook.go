@@ -87,7 +87,7 @@ func Operations(svc *audiobook.Service) []httpapi.Operation {
 		getCast(svc), setCharacterVoice(svc), setNarrator(svc), suggestVoices(svc),
 		mergeCharacters(svc), splitAlias(svc), renameCharacter(svc), setGender(svc),
 		attributeSpans(svc),
-		startRender(svc), getRender(svc), renderAudio(svc), chapterAudio(svc),
+		startRender(svc), getRender(svc), renderAudio(svc), chapterAudio(svc), chapterTimings(svc),
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/lectern/lectern/shared/audiobook"
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/jobsapi"
+	"github.com/lectern/lectern/shared/speech/render"
 )
 
 // NoContent answers an operation with nothing to say.
@@ -206,18 +207,21 @@ func startRender(svc *audiobook.Service) httpapi.Operation {
 	return httpapi.Op(huma.Operation{
 		OperationID: "start-book-render", Method: http.MethodPost, Path: bookPath + "/render",
 		Summary: "Voice the book as a background job: one M4B with a chapter per book chapter, then an MP3 per chapter; each line in its speaker's voice, " +
-			"narration and characters without a voice in the narrator's (required). A crash resumes without speaking again what was spoken",
+			"narration and characters without a voice in the narrator's (required). A crash resumes without speaking again what was spoken. " +
+			"With chapter, only that chapter's MP3 is made, replacing the last render's (its other files stay)",
 		Tags: tags, DefaultStatus: http.StatusAccepted, MaxBodyBytes: httpapi.DefaultMaxBody,
 	}, func(ctx context.Context, in *struct {
 		BookPath
 		Body *struct {
 			Speed float64 `json:"speed,omitempty" minimum:"0" maximum:"4" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
 			Check *bool   `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off"`
+			// A pointer: chapter 0 is a chapter, absent is the whole book.
+			Chapter *int `json:"chapter,omitempty" minimum:"0" maximum:"499" doc:"render only this chapter's MP3 (the chapter's index); absent renders the whole book"`
 		} `required:"false"`
 	}) (*jobsapi.JobStartedOut, error) {
 		req := audiobook.RenderRequest{}
 		if in.Body != nil {
-			req.Speed, req.Check = in.Body.Speed, in.Body.Check
+			req.Speed, req.Check, req.Chapter = in.Body.Speed, in.Body.Check, in.Body.Chapter
 		}
 		return jobsapi.Started(svc.StartRender(ctx, in.Book, req))
 	})
@@ -240,6 +244,8 @@ type ChapterURL struct {
 	Chapter int    `json:"chapter"`
 	Title   string `json:"title"`
 	URL     string `json:"url" doc:"redirects to a short-lived URL of the MP3"`
+	// TimingsURL is absent for a chapter rendered before timings were kept.
+	TimingsURL string `json:"timings_url,omitempty" doc:"the MP3's sentence timings"`
 }
 
 func getRender(svc *audiobook.Service) httpapi.Operation {
@@ -257,7 +263,11 @@ func getRender(svc *audiobook.Service) httpapi.Operation {
 			v.BookURL = base + "/audio"
 		}
 		for _, c := range r.Chapters {
-			v.ChapterURLs = append(v.ChapterURLs, ChapterURL{Chapter: c.Chapter, Title: c.Title, URL: fmt.Sprintf("%s/chapters/%d/audio", base, c.Chapter)})
+			cu := ChapterURL{Chapter: c.Chapter, Title: c.Title, URL: fmt.Sprintf("%s/chapters/%d/audio", base, c.Chapter)}
+			if c.TimingsKey != "" {
+				cu.TimingsURL = fmt.Sprintf("%s/chapters/%d/timings", base, c.Chapter)
+			}
+			v.ChapterURLs = append(v.ChapterURLs, cu)
 		}
 		return &RenderOutput{Body: v}, nil
 	})
@@ -289,6 +299,24 @@ func chapterAudio(svc *audiobook.Service) httpapi.Operation {
 	}) (*RedirectOutput, error) {
 		url, err := svc.AudioURL(ctx, in.Book, in.Chapter)
 		return &RedirectOutput{Status: http.StatusFound, Location: url}, err
+	})
+}
+
+// TimingsOutput is a chapter's sentence timings.
+type TimingsOutput struct {
+	Body render.Timings
+}
+
+func chapterTimings(svc *audiobook.Service) httpapi.Operation {
+	return httpapi.Op(huma.Operation{
+		OperationID: "get-book-chapter-timings", Method: http.MethodGet, Path: bookPath + "/render/chapters/{chapter}/timings",
+		Summary: "Where each sentence of a chapter's MP3 starts and ends, for a player; 409 until the render made it", Tags: tags,
+	}, func(ctx context.Context, in *struct {
+		BookPath
+		Chapter int `path:"chapter" minimum:"0" maximum:"499" doc:"the chapter's index"`
+	}) (*TimingsOutput, error) {
+		tm, err := svc.ChapterTimings(ctx, in.Book, in.Chapter)
+		return &TimingsOutput{Body: tm}, err
 	})
 }
 
