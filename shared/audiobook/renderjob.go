@@ -30,7 +30,7 @@ const renderSK = "RENDER"
 // RenderRequest starts a render.
 type RenderRequest struct {
 	Speed float64 `json:"speed,omitempty"`
-	Check *bool   `json:"check,omitempty"` // the ear; nil is off
+	Check *bool   `json:"check,omitempty"` // the ear; nil follows Settings (ear_check)
 }
 
 // voiceRef is a library voice as it was when the render was asked for.

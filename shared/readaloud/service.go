@@ -45,7 +45,7 @@ type Listen struct {
 	Descriptions bool
 	Format       string // render.FormatMP3 or render.FormatM4B
 	Speed        float64
-	Check        *bool // the ear; nil is off
+	Check        *bool // the ear; nil follows Settings (ear_check)
 }
 
 // Read is an article with what it says aloud.

@@ -121,7 +121,7 @@ type ListenBody struct {
 	VoiceID      string  `json:"voice_id" pattern:"^[a-z0-9][a-z0-9._-]{0,99}$" doc:"the narrator: a voice of the library"`
 	Descriptions bool    `json:"descriptions,omitempty" doc:"read each picture's description where the picture occurs (default false); a picture without one is skipped"`
 	Speed        float64 `json:"speed,omitempty" minimum:"0" maximum:"4" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
-	Check        *bool   `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition) beside the render; absent is off"`
+	Check        *bool   `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition) beside the render; absent follows Settings (ear_check, on unless switched off)"`
 }
 
 // RenderOut is the render a listen operation started: follow it at

@@ -36,7 +36,7 @@ const (
 
 // EarReport is what the ear made of a render's chunks.
 type EarReport struct {
-	Status  string  `json:"status" enum:"checked,off,unavailable" doc:"checked; off when not asked for; unavailable when Whisper is not installed or failed (the render is unchecked)"`
+	Status  string  `json:"status" enum:"checked,off,unavailable" doc:"checked; off when switched off (by the request or in Settings); unavailable when Whisper is not installed or failed (the render is unchecked)"`
 	Reason  string  `json:"reason,omitempty" doc:"why the ear was unavailable"`
 	Checked int     `json:"checked" doc:"distinct chunks heard"`
 	Retried int     `json:"retried" doc:"chunks spoken again because they were heard wrong"`
