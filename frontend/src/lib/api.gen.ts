@@ -2246,7 +2246,7 @@ export interface components {
             cards: components["schemas"]["CardsView"][] | null;
         };
         "Listen-articleRequest": {
-            /** @description hear every chunk with the ear (speech recognition) beside the render; absent is off */
+            /** @description hear every chunk with the ear (speech recognition) beside the render; absent follows Settings (ear_check, on unless switched off) */
             check?: boolean;
             /** @description read each picture's description where the picture occurs (default false); a picture without one is skipped */
             descriptions?: boolean;
@@ -2265,7 +2265,7 @@ export interface components {
             voice_id: string;
         };
         "Listen-issueRequest": {
-            /** @description hear every chunk with the ear (speech recognition) beside the render; absent is off */
+            /** @description hear every chunk with the ear (speech recognition) beside the render; absent follows Settings (ear_check, on unless switched off) */
             check?: boolean;
             /** @description read each picture's description where the picture occurs (default false); a picture without one is skipped */
             descriptions?: boolean;
@@ -2726,7 +2726,7 @@ export interface components {
              */
             retried: number;
             /**
-             * @description checked; off when not asked for; unavailable when Whisper is not installed or failed (the render is unchecked)
+             * @description checked; off when switched off (by the request or in Settings); unavailable when Whisper is not installed or failed (the render is unchecked)
              * @enum {string}
              */
             status: "checked" | "off" | "unavailable";
@@ -2936,6 +2936,8 @@ export interface components {
             sets: components["schemas"]["CharactersSet"][] | null;
         };
         SettingsUpdate: {
+            /** @description check renders that do not ask either way with the ear (speech recognition of every chunk, which speaks a chunk heard wrong again and marks it); decided when the render runs */
+            ear_check?: boolean;
             /** @description engine card name to that card's key; same rule per entry */
             engine_api_keys?: {
                 [key: string]: string;
@@ -2958,6 +2960,8 @@ export interface components {
             vision_ocr_url?: string;
         };
         SettingsView: {
+            /** @description whether renders that do not ask either way (audiobooks, issues, articles) are checked by the ear, speech recognition of every chunk; on by default */
+            ear_check: boolean;
             engine_api_keys: {
                 [key: string]: string;
             };
@@ -3002,7 +3006,7 @@ export interface components {
             undo_token?: string;
         };
         "Start-book-renderRequest": {
-            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off */
+            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent follows Settings (ear_check, on unless switched off) */
             check?: boolean;
             /**
              * Format: double
@@ -3033,7 +3037,7 @@ export interface components {
             artist?: string;
             /** @description the text by chapter; give text or chapters */
             chapters?: components["schemas"]["SpeechapiChapterInput"][] | null;
-            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off */
+            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent follows Settings (ear_check, on unless switched off) */
             check?: boolean;
             /**
              * @description m4b: AAC in MP4 with chapters (audiobook players); mp3: MP3 with ID3 chapters
@@ -3062,6 +3066,8 @@ export interface components {
             token: string;
         };
         UseAsLLMOutputBody: {
+            /** @description whether renders that do not ask either way (audiobooks, issues, articles) are checked by the ear, speech recognition of every chunk; on by default */
+            ear_check: boolean;
             engine_api_keys: {
                 [key: string]: string;
             };

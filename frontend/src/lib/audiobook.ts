@@ -75,8 +75,9 @@ export const audiobookApi = {
   cast: (book: string, mode: CastMode, verify: boolean) => call('post', '/api/attribute-spans', {}, { book_id: book, mode, verify }),
   /** Starts the render at a speed (1 is normal). */
   /** check true hears every sentence with the ear (speech recognition), which is off by default. */
-  startRender: (book: string, speed = 1, check = false) =>
-    call('post', `${bookPath}/render`, { book }, { ...(speed === 1 ? {} : { speed }), ...(check ? { check: true } : {}) }),
+  /** check undefined follows Settings (ear_check) when the render runs. */
+  startRender: (book: string, speed = 1, check?: boolean) =>
+    call('post', `${bookPath}/render`, { book }, { ...(speed === 1 ? {} : { speed }), ...(check === undefined ? {} : { check }) }),
   /** The book's last render, or null when it was never rendered. */
   async render(book: string): Promise<RenderView | null> {
     try {
