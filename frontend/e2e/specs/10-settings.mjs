@@ -1,5 +1,5 @@
 // e2e: Settings, the page shell and the script loader.
-import { check, checkNoSecrets, cleanups, createHTTPServer, freePort, getJSON, ingest, recordBodies, samplePDF, startServer, test, version } from '../harness.mjs';
+import { check, checkNoSecrets, cleanups, createHTTPServer, freePort, getJSON, ingest, recordBodies, samplePDF, startServer, test, version, waitUntil } from '../harness.mjs';
 
 /** Runs this file's tests against server (a running lectern) in browser. */
 export default async function ({ server, browser }) {
