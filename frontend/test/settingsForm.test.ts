@@ -12,6 +12,7 @@ const saved: SettingsView = {
   llm_model: 'qwen3-32b',
   vision_ocr_model: '',
   engine_url_allowlist: ['gpu.lan', '10.0.0.0/8'],
+  ear_check: true,
 };
 
 describe('settings form', () => {
@@ -27,6 +28,15 @@ describe('settings form', () => {
     expect(u).not.toHaveProperty('llm_api_key');
     expect(u).not.toHaveProperty('engine_api_keys');
     expect(u.llm_url).toBe('http://10.0.0.5:4000/v1');
+  });
+
+  it('the ear switch is shown as saved and sent as set', () => {
+    const form = formFrom(saved);
+    expect(form.ear_check).toBe(true);
+    expect(updateFrom(form).ear_check).toBe(true);
+    form.ear_check = false;
+    expect(updateFrom(form).ear_check).toBe(false);
+    expect(formFrom({ ...saved, ear_check: false }).ear_check).toBe(false);
   });
 
   it('a typed key is sent, Clear sends an empty string', () => {

@@ -26,6 +26,7 @@ import (
 	"github.com/lectern/lectern/shared/jobs/localjobs"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
+	"github.com/lectern/lectern/shared/speech/ear"
 	"github.com/lectern/lectern/shared/store/bolt"
 )
 
@@ -101,6 +102,7 @@ func OpenLocal(ctx context.Context, cfg platform.Config, baseURL string, log *sl
 		Settings: settings.NewSealedService(table, cfg.Instance, sealer),
 		Voices:   library,
 		Piper:    speech.NewPiper(cmp.Or(cfg.PiperPython, speech.DefaultPiperPython())),
+		Ear:      &ear.Whisper{Python: cmp.Or(cfg.EarPython, ear.DefaultPython())},
 	}
 	if err := deps.Settings.SealStored(ctx); err != nil {
 		table.Close()
@@ -204,7 +206,7 @@ func (l *Local) Operations() []httpapi.Operation { return platform.Operations(l.
 func (l *Local) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return errors.Join(l.pool.Stop(ctx), l.Piper.Close(), l.blobs.Close(), l.table.Close(), l.library.Close())
+	return errors.Join(l.pool.Stop(ctx), l.Piper.Close(), l.Ear.Close(), l.blobs.Close(), l.table.Close(), l.library.Close())
 }
 
 // loadOrCreateSecret keeps a 32-byte key across restarts (file mode 0600):

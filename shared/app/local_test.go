@@ -11,6 +11,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
+	"github.com/lectern/lectern/shared/settings"
 )
 
 // openTestLocal opens the local platform with every feature in a temporary
@@ -25,6 +26,15 @@ func openTestLocal(tb testing.TB, base string, workers int) *Local {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { local.Close() })
+	// The ear (on by default) is switched off: these tests count engine
+	// calls and cached chunks, which the ear's retries would change, and
+	// a busy machine need not hear every test render. The ear's default
+	// and its retries are tested on their own (settings, speech/render,
+	// e2e 10-settings and 77-ear).
+	off := false
+	if _, err := local.Settings.Update(context.Background(), settings.Update{EarCheck: &off}); err != nil {
+		tb.Fatal(err)
+	}
 	return local
 }
 

@@ -30,7 +30,7 @@ const renderSK = "RENDER"
 // RenderRequest starts a render.
 type RenderRequest struct {
 	Speed float64 `json:"speed,omitempty"`
-	Check *bool   `json:"check,omitempty"` // the ear; nil is off
+	Check *bool   `json:"check,omitempty"` // the ear; nil follows Settings (ear_check)
 	// Chapter, when set, renders only that chapter's MP3 (an index into the
 	// book's chapters); the last render's other files stay.
 	Chapter *int `json:"chapter,omitempty"`

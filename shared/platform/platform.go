@@ -15,6 +15,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/settings"
+	"github.com/lectern/lectern/shared/speech/ear"
 	"github.com/lectern/lectern/shared/store"
 	"github.com/lectern/lectern/shared/voices"
 )
@@ -35,6 +36,9 @@ type Deps struct {
 	// Piper is the built-in neural voice's worker: one per process, so the
 	// model is loaded once for every feature that speaks.
 	Piper *speech.Piper
+	// Ear is the ear's Whisper worker, one per process like Piper: every
+	// feature's renders share its loaded model and its cores.
+	Ear *ear.Whisper
 	// Executions stops running ingest executions (Step Functions in AWS);
 	// nil where none run apart from this process.
 	Executions Executions

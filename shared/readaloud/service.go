@@ -47,7 +47,7 @@ type Listen struct {
 	SkipTables bool
 	Format     string // render.FormatMP3 or render.FormatM4B
 	Speed      float64
-	Check      *bool // the ear; nil is off
+	Check      *bool // the ear; nil follows Settings (ear_check)
 }
 
 func (l Listen) reading() magazine.Reading {

@@ -42,7 +42,15 @@ type Settings struct {
 	VisionOCRFallbackURL string            `json:"vision_ocr_fallback_url"`
 	VisionOCRModel       string            `json:"vision_ocr_model"`
 	EngineURLAllowlist   []string          `json:"engine_url_allowlist"`
+	// EarCheck switches the ear (speech recognition of every render) for
+	// renders that do not say; nil, as in a record saved before the switch,
+	// is on (EarOn).
+	EarCheck *bool `json:"ear_check,omitempty"`
 }
+
+// EarOn says whether renders that do not ask either way are heard by the
+// ear: on unless switched off in Settings.
+func (s Settings) EarOn() bool { return s.EarCheck == nil || *s.EarCheck }
 
 // KeyFor resolves the key the server sends to an engine card: the card's
 // own engine_api_keys entry first, then the global llm_api_key (spec:
@@ -65,6 +73,7 @@ type View struct {
 	VisionOCRFallbackURL string            `json:"vision_ocr_fallback_url"`
 	VisionOCRModel       string            `json:"vision_ocr_model"`
 	EngineURLAllowlist   []string          `json:"engine_url_allowlist"`
+	EarCheck             bool              `json:"ear_check" doc:"whether renders that do not ask either way (audiobooks, issues, articles) are checked by the ear, speech recognition of every chunk; on by default"`
 }
 
 // Update is a client's change. A nil field is left as it is. For keys,
@@ -79,6 +88,7 @@ type Update struct {
 	LLMModel             *string           `json:"llm_model,omitempty" maxLength:"200" doc:"model the LLM engine is asked for"`
 	VisionOCRModel       *string           `json:"vision_ocr_model,omitempty" maxLength:"200" doc:"model the vision OCR engines are asked for"`
 	EngineURLAllowlist   []string          `json:"engine_url_allowlist,omitempty" maxItems:"32" doc:"hosts, host:port, addresses or CIDRs the hosted server may call although they are loopback, link-local or metadata addresses; sent as a whole list, [] clears"`
+	EarCheck             *bool             `json:"ear_check,omitempty" doc:"check renders that do not ask either way with the ear (speech recognition of every chunk, which speaks a chunk heard wrong again and marks it); decided when the render runs"`
 }
 
 // Defaults are the settings of an instance that has never saved any.
@@ -102,6 +112,7 @@ func Show(s Settings) View {
 		LLMModel:             s.LLMModel,
 		VisionOCRModel:       s.VisionOCRModel,
 		EngineURLAllowlist:   append([]string{}, s.EngineURLAllowlist...),
+		EarCheck:             s.EarOn(),
 	}
 }
 
@@ -200,6 +211,10 @@ func Apply(stored Settings, u Update) Settings {
 	setString(&next.VisionOCRModel, u.VisionOCRModel)
 	if u.EngineURLAllowlist != nil {
 		next.EngineURLAllowlist = append([]string{}, u.EngineURLAllowlist...)
+	}
+	if u.EarCheck != nil {
+		on := *u.EarCheck
+		next.EarCheck = &on
 	}
 	if u.LLMAPIKey != nil {
 		next.LLMAPIKey = applyKey(stored.LLMAPIKey, *u.LLMAPIKey)

@@ -2,9 +2,13 @@ package settings
 
 import (
 	"errors"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lectern/lectern/shared/store"
+	"github.com/lectern/lectern/shared/store/bolt"
 )
 
 func ptr(s string) *string { return &s }
@@ -111,5 +115,48 @@ func TestValidate(t *testing.T) {
 	}
 	if err := Validate(Update{EngineAPIKeys: many}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("more than %d card keys must be refused, got %v", MaxEngineKeys, err)
+	}
+}
+
+// The ear checks renders unless Settings switch it off: a fresh instance,
+// and a record saved before the switch existed, have it on. This fails if
+// the default flips.
+func TestEarCheckIsOnByDefault(t *testing.T) {
+	ctx := t.Context()
+	table, err := bolt.Open(filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer table.Close()
+	svc := NewService(table, "default")
+	fresh, err := svc.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fresh.EarOn() || !Show(fresh).EarCheck {
+		t.Fatalf("a fresh instance must check renders with the ear: %+v", fresh)
+	}
+	// A record saved before the switch: no ear_check in it.
+	if err := table.Put(ctx, store.Item{PK: "SETTINGS", SK: "INSTANCE#old", Version: 1, Data: []byte(`{"instance_name":"old","llm_url":"http://llm:8000/v1"}`)}, store.IfAbsent()); err != nil {
+		t.Fatal(err)
+	}
+	if old, err := NewService(table, "old").Get(ctx); err != nil || !old.EarCheck {
+		t.Fatalf("a record saved before the switch must have the ear on: %+v %v", old, err)
+	}
+	off := false
+	v, err := svc.Update(ctx, Update{EarCheck: &off})
+	if err != nil || v.EarCheck {
+		t.Fatalf("switching the ear off: %+v %v", v, err)
+	}
+	// An update that does not name the switch keeps it.
+	if v, err = svc.Update(ctx, Update{LLMModel: ptr("m")}); err != nil || v.EarCheck {
+		t.Fatalf("an update without ear_check must keep it off: %+v %v", v, err)
+	}
+	if s, err := svc.Load(ctx); err != nil || s.EarOn() {
+		t.Fatalf("the switch must be stored: %+v %v", s, err)
+	}
+	on := true
+	if v, err = svc.Update(ctx, Update{EarCheck: &on}); err != nil || !v.EarCheck {
+		t.Fatalf("switching the ear on again: %+v %v", v, err)
 	}
 }

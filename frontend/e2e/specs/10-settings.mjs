@@ -1,5 +1,5 @@
 // e2e: Settings, the page shell and the script loader.
-import { check, checkNoSecrets, cleanups, createHTTPServer, freePort, getJSON, ingest, recordBodies, samplePDF, startServer, test, version } from '../harness.mjs';
+import { check, checkNoSecrets, cleanups, createHTTPServer, freePort, getJSON, ingest, recordBodies, samplePDF, startServer, test, version, waitUntil } from '../harness.mjs';
 
 /** Runs this file's tests against server (a running lectern) in browser. */
 export default async function ({ server, browser }) {
@@ -47,6 +47,42 @@ export default async function ({ server, browser }) {
     await page.getByRole('alert').filter({ hasText: 'llm_url' }).waitFor();
     const stored = await getJSON(`${server.base}/api/settings`);
     check(stored.llm_url === 'http://10.20.30.40:4000/v1', `bad URL not stored (got ${stored.llm_url})`);
+    await page.close();
+  });
+
+  await test('settings: the ear switch is on by default, and a render that does not ask follows it as it is when the render runs', async () => {
+    const api = (path, init) => getJSON(`${server.base}${path}`, init);
+    const page = await browser.newPage();
+    await page.goto(`${server.base}/#/settings`);
+    const box = page.getByTestId('settings-ear-check');
+    await box.waitFor();
+    check(await box.isChecked(), 'the ear is on by default');
+    check((await page.locator('#ear_check_hint').innerText()).includes('CPU time'), 'the switch says what it costs');
+    await box.uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.reload();
+    await page.getByTestId('settings-ear-check').waitFor();
+    check(!(await page.getByTestId('settings-ear-check').isChecked()), 'switched off after reload');
+    check((await api('/api/settings')).ear_check === false, 'GET /api/settings says ear_check false');
+    // A render that does not ask: unchecked while the switch is off.
+    const voice = (await api('/api/voices?language=en-us&source=builtin&engine=espeak-ng&limit=1')).items[0];
+    const render = async () => {
+      const st = await api('/api/speech/renders', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: 'The harbour was quiet in the morning. Nobody spoke for a long time.', voice_id: voice.id, format: 'mp3' }) });
+      return waitUntil('the render ends', () => api(`/api/speech/renders/${st.id}`), (r) => r.status === 'succeeded' || r.status === 'failed');
+    };
+    const off = await render();
+    check(off.status === 'succeeded' && off.result.ear.status === 'off', `switched off, the render is not heard: ${JSON.stringify(off.result?.ear ?? off.error)}`);
+    // Switched on again (the default the other specs run with): heard.
+    await page.getByTestId('settings-ear-check').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    check((await api('/api/settings')).ear_check === true, 'GET /api/settings says ear_check true');
+    const on = await render();
+    const ear = on.result?.ear;
+    check(on.status === 'succeeded' && ear.status === 'checked' && ear.checked === 2 && ear.worst_wer >= ear.median_wer,
+      `switched on, the render is heard with a summary: ${JSON.stringify(ear ?? on.error)}`);
     await page.close();
   });
 

@@ -1,7 +1,8 @@
 // e2e: the ear. A stand-in TTS engine (OpenAI's /v1/audio/speech on
 // 127.0.0.1, speaking with espeak-ng) drops one sentence of a book: it
 // answers silence for it, every time. The book is rendered through a TTS
-// card on that engine; the ear (Whisper tiny.en) hears the silence, has the
+// card on that engine, the ear left at its default (on, in Settings); the
+// ear (Whisper tiny.en) hears the silence, has the
 // sentence spoken again (the engine is asked twice), then marks it: the
 // audiobook view shows the sentence, what was heard, and the render's
 // median and worst word error rate. The sentence carries markup, shown as
@@ -89,8 +90,13 @@ export default async function ({ server, browser }) {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.base}/#/audiobook/${b.id}`);
-    await page.getByTestId('ab-render-check').check(); // the ear is off by default
+    // The ear is on by default (Settings): the box shows it, and the render,
+    // asking neither way, is heard because Settings say so when it runs.
+    const box = page.getByTestId('ab-render-check');
+    await waitUntil('the box shows the Settings default', () => box.isChecked());
+    const asked = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/api/audiobook/books/${b.id}/render`));
     await page.getByTestId('ab-render-start').click();
+    check(!('check' in ((await asked).postDataJSON() ?? {})), 'an unchanged box does not ask either way');
     const marked = page.getByTestId('ear-marked');
     await marked.waitFor({ timeout: 3 * SLOW });
     const item = marked.locator('li');

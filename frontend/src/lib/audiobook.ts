@@ -75,10 +75,11 @@ export const audiobookApi = {
   cast: (book: string, mode: CastMode, verify: boolean) => call('post', '/api/attribute-spans', {}, { book_id: book, mode, verify }),
   /** Starts the render at a speed (1 is normal). */
   /** check true hears every sentence with the ear (speech recognition), which is off by default. */
-  /** Voices the book, or only chapter `chapter` (its MP3, in place of the last render's). */
-  startRender: (book: string, speed = 1, check = false, chapter?: number) =>
+  /** Voices the book, or only chapter `chapter` (its MP3, in place of the last
+   *  render's); check undefined follows Settings (ear_check) when the render runs. */
+  startRender: (book: string, speed = 1, check?: boolean, chapter?: number) =>
     call('post', `${bookPath}/render`, { book }, {
-      ...(speed === 1 ? {} : { speed }), ...(check ? { check: true } : {}), ...(chapter === undefined ? {} : { chapter }),
+      ...(speed === 1 ? {} : { speed }), ...(check === undefined ? {} : { check }), ...(chapter === undefined ? {} : { chapter }),
     }),
   /** Where each sentence of a chapter's MP3 is. */
   chapterTimings: (book: string, chapter: number) => call('get', `${bookPath}/render/chapters/{chapter}/timings`, { book, chapter }),

@@ -24,6 +24,8 @@ export interface SettingsForm {
   vision_ocr_model: string;
   /** One allow-list entry per line. */
   engine_url_allowlist: string;
+  /** Renders that do not ask either way are checked by the ear. */
+  ear_check: boolean;
   llm_api_key: KeyField;
   cards: CardKeyRow[];
 }
@@ -42,6 +44,7 @@ export function formFrom(view: SettingsView): SettingsForm {
     llm_model: view.llm_model ?? '',
     vision_ocr_model: view.vision_ocr_model ?? '',
     engine_url_allowlist: (view.engine_url_allowlist ?? []).join('\n'),
+    ear_check: view.ear_check ?? true,
     llm_api_key: keyField(view.llm_api_key),
     cards: Object.keys(view.engine_api_keys ?? {})
       .sort()
@@ -69,6 +72,7 @@ export function updateFrom(form: SettingsForm): SettingsUpdate {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean),
+    ear_check: form.ear_check,
   };
   const llm = keyUpdate(form.llm_api_key);
   if (llm !== undefined) u.llm_api_key = llm;

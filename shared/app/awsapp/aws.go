@@ -23,6 +23,7 @@ import (
 	"github.com/lectern/lectern/shared/jobs/sqsjobs"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
+	"github.com/lectern/lectern/shared/speech/ear"
 	"github.com/lectern/lectern/shared/store/dynamo"
 	"github.com/lectern/lectern/shared/voices"
 	"github.com/lectern/lectern/shared/voices/tablevoices"
@@ -80,6 +81,7 @@ func openAWS(cfg platform.Config, log *slog.Logger, getenv func(string) string, 
 		Settings: settings.NewService(table, cfg.Instance),
 		Voices:   library,
 		Piper:    speech.NewPiper(cfg.PiperPython),
+		Ear:      &ear.Whisper{Python: cfg.EarPython},
 	}, nil
 }
 

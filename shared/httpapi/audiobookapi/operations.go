@@ -214,7 +214,7 @@ func startRender(svc *audiobook.Service) httpapi.Operation {
 		BookPath
 		Body *struct {
 			Speed float64 `json:"speed,omitempty" minimum:"0" maximum:"4" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
-			Check *bool   `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off"`
+			Check *bool   `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent follows Settings (ear_check, on unless switched off)"`
 			// A pointer: chapter 0 is a chapter, absent is the whole book.
 			Chapter *int `json:"chapter,omitempty" minimum:"0" maximum:"499" doc:"render only this chapter's MP3 (the chapter's index); absent renders the whole book"`
 		} `required:"false"`

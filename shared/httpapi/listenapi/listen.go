@@ -122,7 +122,7 @@ type ListenBody struct {
 	Descriptions bool    `json:"descriptions,omitempty" doc:"read each picture's description where the picture occurs (default false); a picture without one is skipped"`
 	SkipTables   bool    `json:"skip_tables,omitempty" doc:"leave tables out (default false: a table is read as its caption, then row by row with the column headings)"`
 	Speed        float64 `json:"speed,omitempty" minimum:"0" maximum:"4" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
-	Check        *bool   `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition) beside the render; absent is off"`
+	Check        *bool   `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition) beside the render; absent follows Settings (ear_check, on unless switched off)"`
 }
 
 // RenderOut is the render a listen operation started: follow it at

@@ -1,6 +1,9 @@
 package speechapi
 
 import (
+	"cmp"
+	"context"
+
 	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/engines/speech"
 	"github.com/lectern/lectern/shared/platform"
@@ -24,12 +27,18 @@ func NewRenderService(d *platform.Deps) *render.Service {
 		piper:  d.Piper,
 		hosted: d.Hosted(),
 	}
-	py := d.Config.EarPython
-	if py == "" {
-		py = ear.DefaultPython()
-	}
 	// The worker starts on the first checked chunk, so a service that only
 	// queues renders never loads the model.
-	listener := &ear.Whisper{Python: py}
-	return render.NewService(render.New(d.Blobs, render.Options{FFmpeg: d.Config.FFmpegCommand, Ear: listener}), d.Jobs, library, engines, d.Blobs)
+	listener := d.Ear
+	if listener == nil {
+		listener = &ear.Whisper{Python: cmp.Or(d.Config.EarPython, ear.DefaultPython())}
+	}
+	svc := render.NewService(render.New(d.Blobs, render.Options{FFmpeg: d.Config.FFmpegCommand, Ear: listener}), d.Jobs, library, engines, d.Blobs)
+	if d.Settings == nil {
+		return svc
+	}
+	return svc.WithEarDefault(func(ctx context.Context) (bool, error) {
+		s, err := d.Settings.Load(ctx)
+		return s.EarOn(), err
+	})
 }

@@ -43,7 +43,7 @@ type StartInput struct {
 		Title    string         `json:"title,omitempty" maxLength:"300" doc:"title written into the file"`
 		Artist   string         `json:"artist,omitempty" maxLength:"300" doc:"artist (author or narrator) written into the file"`
 		Speed    float64        `json:"speed,omitempty" minimum:"0" maximum:"4" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
-		Check    *bool          `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off"`
+		Check    *bool          `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent follows Settings (ear_check, on unless switched off)"`
 	}
 }
 

@@ -132,52 +132,43 @@ func (w *Whisper) start(ctx context.Context) error {
 	return nil
 }
 
-// Hear transcribes the WAV file at path, cut at the given offsets (the
-// start of each piece after the first) into pieces, answering the words
-// heard in each: a word belongs to the piece its middle falls in.
-func (w *Whisper) Hear(ctx context.Context, path string, cuts []time.Duration) ([]string, error) {
+// Hear transcribes the WAV file at path: the words heard in it.
+func (w *Whisper) Hear(ctx context.Context, path string) (string, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err := w.start(ctx); err != nil {
-		return nil, err
+		return "", err
 	}
-	spans := make([][2]float64, len(cuts)+1)
-	for i, c := range cuts {
-		spans[i][1] = c.Seconds()
-		spans[i+1][0] = c.Seconds()
-	}
-	spans[len(cuts)][1] = 1e9
 	req, err := json.Marshal(struct {
-		Path  string       `json:"path"`
-		Spans [][2]float64 `json:"spans"`
-	}{path, spans})
+		Path string `json:"path"`
+	}{path})
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if _, err := w.in.Write(append(req, '\n')); err != nil {
 		w.stop()
-		return nil, fmt.Errorf("ear: %w", err)
+		return "", fmt.Errorf("ear: %w", err)
 	}
 	line, err := readLine(ctx, w.out, 0, w.stop)
 	if err != nil {
 		w.stop()
-		return nil, fmt.Errorf("ear: %w", err)
+		return "", fmt.Errorf("ear: %w", err)
 	}
 	var ans struct {
-		Texts []string `json:"texts"`
-		Error string   `json:"error"`
+		Text  *string `json:"text"`
+		Error string  `json:"error"`
 	}
 	if err := json.Unmarshal(line, &ans); err != nil {
 		w.stop()
-		return nil, fmt.Errorf("ear: %w", err)
+		return "", fmt.Errorf("ear: %w", err)
 	}
 	if ans.Error != "" {
-		return nil, fmt.Errorf("ear: %s", ans.Error)
+		return "", fmt.Errorf("ear: %s", ans.Error)
 	}
-	if len(ans.Texts) != len(spans) {
-		return nil, fmt.Errorf("ear: %d texts for %d pieces", len(ans.Texts), len(spans))
+	if ans.Text == nil {
+		return "", fmt.Errorf("ear: an answer without text: %s", line)
 	}
-	return ans.Texts, nil
+	return *ans.Text, nil
 }
 
 // Pid is the worker's process id, 0 when none runs.

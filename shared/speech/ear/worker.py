@@ -1,8 +1,7 @@
 """Lectern's ear: Whisper tiny.en kept loaded, transcribing WAV files.
 
-Reads one JSON request a line on stdin: {"path": "...", "spans": [[start_s,
-end_s], ...]} and answers one JSON line: {"texts": [...]} (the words heard
-in each span, by where each word's middle falls) or {"error": "..."}.
+Reads one JSON request a line on stdin: {"path": "..."} and answers one
+JSON line: {"text": "..."} (the words heard) or {"error": "..."}.
 The first line it writes is {"ready": true} once the model is loaded.
 """
 import json
@@ -24,24 +23,17 @@ print(json.dumps({"ready": True}), flush=True)
 for line in sys.stdin:
     try:
         req = json.loads(line)
-        spans = req.get("spans") or [[0.0, 1e9]]
         # Greedy and without the previous text as a prompt: each file is
-        # judged on its own sound, and a hallucinated ending shows.
+        # judged on its own sound, and a hallucinated ending shows. Without
+        # timestamps a file of up to 30 s is one pass of the encoder (with
+        # them Whisper seeks back to the last whole segment and encodes the
+        # tail again) and no word alignment runs: the caller splits the
+        # text among its pieces by aligning it with what they should say.
         segments, _ = model.transcribe(
             req["path"], language="en", beam_size=1, temperature=0.0,
             condition_on_previous_text=False, vad_filter=False,
-            word_timestamps=len(spans) > 1)
-        texts = [[] for _ in spans]
-        for seg in segments:
-            if len(spans) == 1:
-                texts[0].append(seg.text.strip())
-                continue
-            for w in seg.words or []:
-                mid = (w.start + w.end) / 2
-                i = 0
-                while i + 1 < len(spans) and mid >= spans[i + 1][0]:
-                    i += 1
-                texts[i].append(w.word.strip())
-        print(json.dumps({"texts": [" ".join(t).strip() for t in texts]}), flush=True)
+            without_timestamps=True)
+        text = " ".join(seg.text.strip() for seg in segments).strip()
+        print(json.dumps({"text": text}), flush=True)
     except Exception as e:  # one bad file does not stop the ear
         print(json.dumps({"error": "%s: %s" % (type(e).__name__, e)}), flush=True)

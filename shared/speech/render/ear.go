@@ -19,12 +19,11 @@ import (
 	"github.com/lectern/lectern/shared/speech/ear"
 )
 
-// Listener transcribes speech (ear.Whisper satisfies it): the WAV file at
-// path, cut at the given offsets into pieces, answered as the words heard
-// in each piece. An error matching ear.ErrUnavailable means it cannot
-// listen at all.
+// Listener transcribes speech (ear.Whisper satisfies it): the words heard
+// in the WAV file at path. An error matching ear.ErrUnavailable means it
+// cannot listen at all.
 type Listener interface {
-	Hear(ctx context.Context, path string, cuts []time.Duration) ([]string, error)
+	Hear(ctx context.Context, path string) (string, error)
 }
 
 // Ear statuses of a render.
@@ -36,7 +35,7 @@ const (
 
 // EarReport is what the ear made of a render's chunks.
 type EarReport struct {
-	Status  string  `json:"status" enum:"checked,off,unavailable" doc:"checked; off when not asked for; unavailable when Whisper is not installed or failed (the render is unchecked)"`
+	Status  string  `json:"status" enum:"checked,off,unavailable" doc:"checked; off when switched off (by the request or in Settings); unavailable when Whisper is not installed or failed (the render is unchecked)"`
 	Reason  string  `json:"reason,omitempty" doc:"why the ear was unavailable"`
 	Checked int     `json:"checked" doc:"distinct chunks heard"`
 	Retried int     `json:"retried" doc:"chunks spoken again because they were heard wrong"`
@@ -76,9 +75,16 @@ func earKey(cacheKey string) string {
 	return EarPrefix + earVersion + strings.TrimSuffix(strings.TrimPrefix(cacheKey, CachePrefix), ".wav") + ".json"
 }
 
-// earWindow is how much audio the ear hears at once: Whisper works on 30 s
-// windows, so a window of sentences costs about what one sentence does.
-const earWindow = 25 * time.Second
+// earWindow is how much audio the ear hears at once: Whisper encodes 30 s
+// at a time whatever it is given, so a window of sentences costs about
+// what one sentence does, and the fuller the window the less the ear costs
+// a second of speech. Just under 30 s keeps a window to one pass.
+const earWindow = 29500 * time.Millisecond
+
+// earGap is the most silence the ear hears after a chunk: engines end
+// sentences with a pause (espeak-ng about 300 ms), which would fill the
+// windows with nothing to hear. The output keeps its pauses.
+const earGap = 150 * time.Millisecond
 
 // listening hears chunks beside the speakers: the speakers hand it every
 // chunk once its audio is in the cache, and it never holds them up (the
@@ -150,6 +156,7 @@ func (l *listening) run(ctx context.Context) {
 			l.fail(err)
 			continue
 		}
+		pcm = trimTail(f, pcm, earGap)
 		if len(window) > 0 && filled+f.duration(len(pcm)) > earWindow {
 			flush()
 		}
@@ -185,10 +192,15 @@ func (l *listening) fail(err error) {
 // judge hears a window of chunks at once and gives each its verdict,
 // speaking those heard wrong again.
 func (l *listening) judge(ctx context.Context, window []planned, format pcmFormat, pcms [][]byte) error {
-	heard, err := l.hear(ctx, format, pcms)
+	text, err := l.hear(ctx, format, pcms)
 	if err != nil {
 		return err
 	}
+	wants := make([]string, len(window))
+	for i, c := range window {
+		wants[i] = c.Text
+	}
+	heard := ear.Split(wants, text)
 	for i, c := range window {
 		rate, wrong := ear.Wrong(c.Text, heard[i])
 		v := verdict{Heard: heard[i], WER: rate, Wrong: wrong}
@@ -228,7 +240,7 @@ func (l *listening) retry(ctx context.Context, c planned, first verdict) (verdic
 	if err != nil {
 		return first, err
 	}
-	rate, wrong := ear.Wrong(c.Text, heard[0])
+	rate, wrong := ear.Wrong(c.Text, heard)
 	if rate >= first.WER {
 		return first, nil
 	}
@@ -237,7 +249,7 @@ func (l *listening) retry(ctx context.Context, c planned, first verdict) (verdic
 	if err := l.r.blobs.PutCache(wctx, c.key, bytes.NewReader(canonicalWAV(f, pcm)), "audio/wav"); err != nil {
 		return first, fmt.Errorf("cache: %w", err)
 	}
-	return verdict{Heard: heard[0], WER: rate, Wrong: wrong, Retried: true}, nil
+	return verdict{Heard: heard, WER: rate, Wrong: wrong, Retried: true}, nil
 }
 
 // load reads a chunk's samples from the cache.
@@ -258,20 +270,16 @@ func (l *listening) load(ctx context.Context, key string) (pcmFormat, []byte, er
 	return f, pcm, nil
 }
 
-// hear writes the pieces as one WAV file and asks the ear what each says.
-func (l *listening) hear(ctx context.Context, f pcmFormat, pcms [][]byte) ([]string, error) {
+// hear writes the pieces as one WAV file and asks the ear what it says.
+func (l *listening) hear(ctx context.Context, f pcmFormat, pcms [][]byte) (string, error) {
 	file, err := os.CreateTemp(l.r.opts.TempDir, "ear-*.wav")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	defer os.Remove(file.Name())
 	var total int64
-	var cuts []time.Duration
-	for i, p := range pcms {
+	for _, p := range pcms {
 		total += int64(len(p))
-		if i < len(pcms)-1 {
-			cuts = append(cuts, f.duration(int(total)))
-		}
 	}
 	err = writeWAVHeader(file, f, total)
 	for _, p := range pcms {
@@ -283,9 +291,40 @@ func (l *listening) hear(ctx context.Context, f pcmFormat, pcms [][]byte) ([]str
 		err = cerr
 	}
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	return l.ear.Hear(ctx, filepath.Clean(file.Name()), cuts)
+	return l.ear.Hear(ctx, filepath.Clean(file.Name()))
+}
+
+// trimTail cuts the silence at the end of 16-bit samples down to keep
+// (other formats are left whole).
+func trimTail(f pcmFormat, pcm []byte, keep time.Duration) []byte {
+	frame := f.Channels * 2
+	if f.Bits != 16 || frame == 0 {
+		return pcm
+	}
+	// Quieter than about -50 dBFS is silence.
+	const quiet = 100
+	end := len(pcm) - len(pcm)%frame
+	for end >= frame {
+		loud := false
+		for i := end - frame; i < end; i += 2 {
+			v := int16(uint16(pcm[i]) | uint16(pcm[i+1])<<8)
+			if v > quiet || v < -quiet {
+				loud = true
+				break
+			}
+		}
+		if loud {
+			break
+		}
+		end -= frame
+	}
+	limit := end + int(keep.Seconds()*float64(f.SampleRate))*frame
+	if limit < len(pcm) {
+		return pcm[:limit]
+	}
+	return pcm
 }
 
 // stored reads a chunk's verdict, if it has one.

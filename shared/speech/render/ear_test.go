@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,11 +11,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/lectern/lectern/shared/blob"
 	"github.com/lectern/lectern/shared/engines/speech"
+	"github.com/lectern/lectern/shared/jobs"
 	"github.com/lectern/lectern/shared/speech/ear"
 )
 
@@ -223,5 +226,63 @@ func TestEarEspeakWER(t *testing.T) {
 	}
 	if len(e.Marked) > 0 || e.Median > 0.25 {
 		t.Errorf("normal espeak-ng speech was marked (%d) or its median %.3f is over 0.25", len(e.Marked), e.Median)
+	}
+}
+
+// TestEarDefaultFollowsSettingsWhenTheRenderRuns: a render that does not
+// ask either way is heard by the ear as Settings say when its job runs
+// (not when it was asked for), with the summary a checked render has; a
+// render that asks overrides Settings either way.
+func TestEarDefaultFollowsSettingsWhenTheRenderRuns(t *testing.T) {
+	need(t, "espeak-ng", "ffmpeg")
+	blobs := newBlobs(t)
+	q := &queueSpy{}
+	var on atomic.Bool
+	var broken error
+	svc := NewService(New(blobs, Options{Ear: whisper(t)}), q, espeakLibrary{"v": "en-us"}, espeakEngines{&counting{next: speech.Espeak{}}}, blobs).
+		WithEarDefault(func(context.Context) (bool, error) { return on.Load(), broken })
+	ctx := t.Context()
+	yes, no := true, false
+	run := func(check *bool, settingAsked, settingRun bool) *EarReport {
+		t.Helper()
+		on.Store(settingAsked)
+		if _, err := svc.Start(ctx, Spec{Text: earText, VoiceID: "v", Format: FormatMP3, Check: check}); err != nil {
+			t.Fatal(err)
+		}
+		on.Store(settingRun)
+		out, err := svc.Job(ctx, q.jobs[len(q.jobs)-1].Payload, noProgress{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res Result
+		if err := json.Unmarshal(out, &res); err != nil {
+			t.Fatal(err)
+		}
+		return res.Ear
+	}
+	// Off when asked, on when it runs: heard, with a summary.
+	e := run(nil, false, true)
+	if e == nil || e.Status != EarChecked || e.Checked != 4 || e.Worst < e.Median || e.Marked == nil {
+		t.Fatalf("ear %+v: want the 4 chunks checked with median and worst", e)
+	}
+	if e.Median > ear.Threshold {
+		t.Errorf("median WER %.2f of espeak-ng's clear speech is over the threshold", e.Median)
+	}
+	if e := run(nil, true, false); e.Status != EarOff || e.Checked != 0 {
+		t.Errorf("ear %+v: switched off in Settings before the render ran, want off", e)
+	}
+	if e := run(&no, true, true); e.Status != EarOff {
+		t.Errorf("ear %+v: the render asked for no check, want off", e)
+	}
+	if e := run(&yes, false, false); e.Status != EarChecked || e.Checked != 4 {
+		t.Errorf("ear %+v: the render asked for a check, want checked", e)
+	}
+	// Settings that cannot be read make the job worth another run.
+	broken = errors.New("the table is away")
+	if _, err := svc.Start(ctx, Spec{Text: earText, VoiceID: "v", Format: FormatMP3}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Job(ctx, q.jobs[len(q.jobs)-1].Payload, noProgress{}); !errors.Is(err, jobs.ErrTransient) {
+		t.Errorf("unreadable settings: %v, want a transient error", err)
 	}
 }

@@ -45,15 +45,13 @@ type Spec struct {
 	Title    string    `json:"title,omitempty" doc:"the title written into the file"`
 	Artist   string    `json:"artist,omitempty" doc:"the artist (author or narrator) written into the file"`
 	Speed    float64   `json:"speed,omitempty" doc:"multiple of the normal rate, 0.25..4; 0 or absent is 1"`
-	Check    *bool     `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition) and speak again, then mark, the chunks heard wrong; absent is off"`
+	Check    *bool     `json:"check,omitempty" doc:"hear every chunk with the ear (speech recognition) and speak again, then mark, the chunks heard wrong; absent follows Settings (ear_check, on unless switched off), read when the render runs"`
 }
 
-// Checked says whether a render of spec is heard by the ear: unless asked
-// not to.
-// Checked: the ear is off unless asked for. It costs about 7 times the
-// render's own time on 2 cores (make bench, BenchmarkEar), far over the
-// 25% it may take, so it is not yet every render's default.
-func (s Spec) Checked() bool { return s.Check != nil && *s.Check }
+// EarDefault says whether a render that does not ask either way is heard
+// by the ear: the instance's Settings (ear_check), read when the render
+// runs, so switching it off spares renders already queued.
+type EarDefault func(ctx context.Context) (bool, error)
 
 // payload is a render job's payload: the spec without its text, where the
 // text is (TextKey), the voice as it was when asked (engine and engine
@@ -122,11 +120,31 @@ type Service struct {
 	engines  Engines
 	blobs    blob.Store
 	plans    planCache // the plans ListChunks read last
+	// earOn decides renders that do not ask; nil is on.
+	earOn EarDefault
 }
 
 // NewService builds the render service.
 func NewService(r *Renderer, queue jobs.Queue, library Voices, engines Engines, blobs blob.Store) *Service {
 	return &Service{renderer: r, queue: queue, voices: library, engines: engines, blobs: blobs}
+}
+
+// WithEarDefault has renders that do not ask either way follow on.
+func (s *Service) WithEarDefault(on EarDefault) *Service {
+	s.earOn = on
+	return s
+}
+
+// checked says whether the render of p is heard by the ear: as it asked,
+// else as Settings say now.
+func (s *Service) checked(ctx context.Context, p payload) (bool, error) {
+	if p.Check != nil {
+		return *p.Check, nil
+	}
+	if s.earOn == nil {
+		return true, nil
+	}
+	return s.earOn(ctx)
 }
 
 // Chapters is the spec's text as chapters.
@@ -374,9 +392,13 @@ func (s *Service) Job(ctx context.Context, raw json.RawMessage, progress jobs.Re
 	if err != nil { // blob store trouble: worth another run
 		return nil, jobs.Transient(err)
 	}
+	check, err := s.checked(ctx, p)
+	if err != nil { // the settings table's trouble: worth another run
+		return nil, jobs.Transient(fmt.Errorf("settings: %w", err))
+	}
 	res, err := s.renderer.Render(ctx, Request{
 		Engine: eng, VoiceID: p.VoiceID, Voices: others, Speed: p.Speed, Chapters: chapters, Format: p.Format,
-		Title: p.Title, Artist: p.Artist, Album: p.Album, Track: p.Track, Tracks: p.Tracks, Output: p.Output, Check: p.Checked(),
+		Title: p.Title, Artist: p.Artist, Album: p.Album, Track: p.Track, Tracks: p.Tracks, Output: p.Output, Check: check,
 	}, func(ctx context.Context, done, total int) error {
 		return progress.Progress(ctx, float64(done)/float64(total), fmt.Sprintf("%d of %d chunks spoken", done, total))
 	})
