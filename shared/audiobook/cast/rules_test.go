@@ -255,3 +255,24 @@ func TestBeforeTagSubjectFarFromVerb(t *testing.T) {
 	checkCast(t, `Isabella, who had been talking to James on the other side of the long room, turned again to his sister and whispered, "My dear, I must go."`+"\n",
 		cast, []string{"Isabella"}, []Source{SourceExplicit})
 }
+
+// An unresolved description in a tag ("the young girl") still weighs on
+// turn-taking by its gender: the line goes to the one woman of the talk,
+// not to the man whose turn alternation would give.
+func TestAttributeRulesDescriptionGenderInTurns(t *testing.T) {
+	text := `"Good day," said Mary.` + "\n\n" + `"Hello," said Tom.` + "\n\n" + `"Hello," said Jack.` + "\n\n" +
+		`"Where were you?" asked Tom.` + "\n\n" + `"Out walking," the young girl answered.` + "\n"
+	got, att := speakers(t, text)
+	if got[4] != "Mary" || att[4].Source != SourceTurn {
+		t.Fatalf("speakers %q, last line %+v; want Mary by turn", got, att[4])
+	}
+}
+
+func TestDescriptionGender(t *testing.T) {
+	for noun, want := range map[string]string{"girl": "female", "wife": "female", "lady": "female",
+		"man": "male", "fellow": "male", "uncle": "male", "companion": "", "stranger": ""} {
+		if g := (desc{Det: "the", Noun: noun}).gender(); g != want {
+			t.Errorf("gender of the %s = %q, want %q", noun, g, want)
+		}
+	}
+}
