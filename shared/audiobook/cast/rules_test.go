@@ -133,13 +133,13 @@ func TestAttributeRulesTurnTaking(t *testing.T) {
 				`"Thank you."` + "\n",
 			[]string{"Mr. Collins", "Elizabeth", "Mr. Collins", "Elizabeth", "Mr. Collins"},
 			[]Source{SourceExplicit, SourceExplicit, SourceTurn, SourceTurn, SourceTurn}, nil},
-		{"a long narration paragraph ends the run",
+		{"a long narration paragraph ends the run: the line after is a guess (the last named one but the previous speaker), not a turn",
 			`"Where are you going?" said Mr. Collins.` + "\n\n" +
 				`"To the village," replied Elizabeth.` + "\n\n" +
 				long + "\n\n" +
 				`"May I come?"` + "\n",
-			[]string{"Mr. Collins", "Elizabeth", ""},
-			[]Source{SourceExplicit, SourceExplicit, SourceNone}, nil},
+			[]string{"Mr. Collins", "Elizabeth", "Mr. Collins"},
+			[]Source{SourceExplicit, SourceExplicit, SourceParagraph}, nil},
 		{"a silent turn told in narration keeps the alternation",
 			`"Where are you going?" said Mr. Collins.` + "\n\n" +
 				`"To the village," replied Elizabeth.` + "\n\n" +
@@ -274,5 +274,19 @@ func TestDescriptionGender(t *testing.T) {
 		if g := (desc{Det: "the", Noun: noun}).gender(); g != want {
 			t.Errorf("gender of the %s = %q, want %q", noun, g, want)
 		}
+	}
+}
+
+// A line no tag, paragraph or turn answers goes, at low confidence, to
+// the character named last before it, never to the one it speaks to.
+func TestAttributeRulesMentionFallback(t *testing.T) {
+	story := `"Good night," said Tom.` + "\n\n" + `"I shall go," said Mary.` + "\n\n" +
+		`She went out, and the house was quiet for a long while. The clock struck, the fire burned low, and the rain came on again over the fields and the long road to the village, where the lamps were lit one by one until the whole street shone. Nobody passed; the dogs slept in their yards, and the wind went round the chimneys and died away. At last Tom came into the room and looked about him.` + "\n\n"
+	got, att := speakers(t, story+`"Where is everybody?"`+"\n")
+	if got[2] != "Tom" || att[2].Source != SourceParagraph || att[2].Confidence >= LowConfidence {
+		t.Fatalf("speakers %q, last line %+v; want Tom at low confidence", got, att[2])
+	}
+	if got, _ := speakers(t, story+`"Where is everybody, Tom?"`+"\n"); got[2] == "Tom" {
+		t.Fatalf("speakers %q: the line spoken to Tom went to Tom", got)
 	}
 }
