@@ -94,3 +94,23 @@ func (d *doc) resolveDesc(ci *castIndex, att []Attribution, i int, ds desc) int 
 	}
 	return -1
 }
+
+// descNouns say the gender of a described speaker beyond the gendered
+// nouns of names and the kinship nouns: "the young lady", "her companion"
+// says nothing, "the lad" does.
+var descNouns = map[string]string{
+	"lady": "female", "lass": "female", "maid": "female", "widow": "female", "dame": "female",
+	"fellow": "male", "lad": "male", "youth": "male", "chap": "male", "gentleman": "male",
+}
+
+// gender is the gender a description's head noun says ("the young girl",
+// "his wife", "the old man"), or "".
+func (ds desc) gender() string {
+	if g := genderedNouns[ds.Noun]; g != "" {
+		return g
+	}
+	if g := kinNouns[ds.Noun]; g != "" {
+		return g
+	}
+	return descNouns[ds.Noun]
+}

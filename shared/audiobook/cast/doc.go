@@ -7,8 +7,9 @@
 //     into characters with aliases; Refine lets an LLM merge, rename and
 //     gender them without inventing a name the text lacks.
 //   - AttributeRules names speakers from tags beside the quote (explicit and
-//     pronoun), from the paragraph a line shares with a known one and from
-//     turn-taking between two speakers.
+//     pronoun), from the paragraph a line shares with a known one, from
+//     turn-taking in a conversation and, last and at low confidence, from
+//     the character named just before the line.
 //   - AttributeLLM asks an LLM about the dialogue spans the rules left blank
 //     or answered below LowConfidence, in windows with the cast list
 //     (aliases, gender, narrator) and marked context; it never asks for

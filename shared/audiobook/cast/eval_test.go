@@ -194,11 +194,14 @@ func (p pdnc) score(sp []spans.Span, atts []Attribution, cast []Character) (scor
 }
 
 // Floors a little under what TestEvalAliceAttribution measured (rules
-// alone, PDNC Alice, 1,042 annotated dialogue spans): coverage 94.2%,
-// accuracy 98.1%, 17 of the 17 characters with 5 or more quotations cast.
+// alone, PDNC Alice, 1,042 annotated dialogue spans): coverage 99.8%,
+// accuracy 95.6% (994 right; a line no other rule answers goes to the
+// character named last before it, where it was left blank: 94.2% and
+// 98.1% before, 963 right), 17 of the 17 characters with 5 or more
+// quotations cast.
 const (
-	minAliceCoverage = 0.93
-	minAliceAccuracy = 0.97
+	minAliceCoverage = 0.99
+	minAliceAccuracy = 0.95
 	minAliceCast     = 16
 	castQuotes       = 5 // quotations a character needs to count in the cast measure
 )

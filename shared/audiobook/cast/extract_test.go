@@ -218,3 +218,20 @@ func TestExtractGenderFromTitledSurname(t *testing.T) {
 		}
 	}
 }
+
+// A dialect or foreign title ("Signora", "Mistah") is a title: it says
+// the gender and is not taken for a given name.
+func TestExtractDialectTitles(t *testing.T) {
+	text := `"Is he in?" said Signora Herriton.` + "\n\n" + `"Yes, Signora," said Joe.` + "\n\n" +
+		`"Good," said Signora Herriton.` + "\n"
+	chars := Extract(text, split(text))
+	for _, c := range chars {
+		if c.Name == "Signora Herriton" {
+			if c.Gender != "female" {
+				t.Fatalf("Signora Herriton's gender %q, want female", c.Gender)
+			}
+			return
+		}
+	}
+	t.Fatalf("no Signora Herriton in %+v", chars)
+}

@@ -58,6 +58,12 @@ var honorifics = map[string]string{
 	"brother": "male", "rev": "male", "reverend": "male", "dr": "", "doctor": "", "professor": "",
 	"mrs": "female", "miss": "female", "ms": "female", "lady": "female", "dame": "female",
 	"aunt": "female", "queen": "female", "duchess": "female", "princess": "female",
+	// Dialect and foreign forms of the same titles ("Mistah Frank",
+	// "Signor Carella", "Herr Klesmer"): a title, not a given name.
+	"mistah": "male", "mistuh": "male", "marse": "male", "mars": "male", "massa": "male",
+	"signor": "male", "signore": "male", "herr": "male", "senor": "male", "don": "male",
+	"missus": "female", "signora": "female", "signorina": "female", "frau": "female",
+	"fraulein": "female", "senora": "female", "senorita": "female", "donna": "female",
 	"countess": "female", "baroness": "female", "mistress": "female", "madame": "female",
 	"mme": "female", "mademoiselle": "female", "mlle": "female", "mother": "female",
 	"sister": "female",

@@ -89,7 +89,7 @@ func TestAttributeLLMBatchesWithinLimits(t *testing.T) {
 		t.Run(fmt.Sprint(n, " lines"), func(t *testing.T) {
 			text := longBook(n)
 			sp := split(text)
-			fixed := AttributeRules(text, sp, testCast)
+			fixed := withoutGuesses(AttributeRules(text, sp, testCast))
 			explicit := map[string]bool{}
 			untagged := 0
 			for _, a := range fixed {
@@ -219,7 +219,7 @@ func TestAttributeLLMParsesTolerantly(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			llm := &fakeLLM{reply: func([]string) string { return tc.answer }}
-			att, _, err := AttributeLLM(context.Background(), llm, text, sp, testCast, AttributeRules(text, sp, testCast), Options{})
+			att, _, err := AttributeLLM(context.Background(), llm, text, sp, testCast, withoutGuesses(AttributeRules(text, sp, testCast)), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

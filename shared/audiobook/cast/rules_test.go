@@ -133,13 +133,13 @@ func TestAttributeRulesTurnTaking(t *testing.T) {
 				`"Thank you."` + "\n",
 			[]string{"Mr. Collins", "Elizabeth", "Mr. Collins", "Elizabeth", "Mr. Collins"},
 			[]Source{SourceExplicit, SourceExplicit, SourceTurn, SourceTurn, SourceTurn}, nil},
-		{"a long narration paragraph ends the run",
+		{"a long narration paragraph ends the run: the line after is a guess (the last named one but the previous speaker), not a turn",
 			`"Where are you going?" said Mr. Collins.` + "\n\n" +
 				`"To the village," replied Elizabeth.` + "\n\n" +
 				long + "\n\n" +
 				`"May I come?"` + "\n",
-			[]string{"Mr. Collins", "Elizabeth", ""},
-			[]Source{SourceExplicit, SourceExplicit, SourceNone}, nil},
+			[]string{"Mr. Collins", "Elizabeth", "Mr. Collins"},
+			[]Source{SourceExplicit, SourceExplicit, SourceParagraph}, nil},
 		{"a silent turn told in narration keeps the alternation",
 			`"Where are you going?" said Mr. Collins.` + "\n\n" +
 				`"To the village," replied Elizabeth.` + "\n\n" +
@@ -254,4 +254,39 @@ func TestBeforeTagSubjectFarFromVerb(t *testing.T) {
 	cast := []Character{{Name: "Isabella", Gender: "female"}, {Name: "James", Gender: "male"}}
 	checkCast(t, `Isabella, who had been talking to James on the other side of the long room, turned again to his sister and whispered, "My dear, I must go."`+"\n",
 		cast, []string{"Isabella"}, []Source{SourceExplicit})
+}
+
+// An unresolved description in a tag ("the young girl") still weighs on
+// turn-taking by its gender: the line goes to the one woman of the talk,
+// not to the man whose turn alternation would give.
+func TestAttributeRulesDescriptionGenderInTurns(t *testing.T) {
+	text := `"Good day," said Mary.` + "\n\n" + `"Hello," said Tom.` + "\n\n" + `"Hello," said Jack.` + "\n\n" +
+		`"Where were you?" asked Tom.` + "\n\n" + `"Out walking," the young girl answered.` + "\n"
+	got, att := speakers(t, text)
+	if got[4] != "Mary" || att[4].Source != SourceTurn {
+		t.Fatalf("speakers %q, last line %+v; want Mary by turn", got, att[4])
+	}
+}
+
+func TestDescriptionGender(t *testing.T) {
+	for noun, want := range map[string]string{"girl": "female", "wife": "female", "lady": "female",
+		"man": "male", "fellow": "male", "uncle": "male", "companion": "", "stranger": ""} {
+		if g := (desc{Det: "the", Noun: noun}).gender(); g != want {
+			t.Errorf("gender of the %s = %q, want %q", noun, g, want)
+		}
+	}
+}
+
+// A line no tag, paragraph or turn answers goes, at low confidence, to
+// the character named last before it, never to the one it speaks to.
+func TestAttributeRulesMentionFallback(t *testing.T) {
+	story := `"Good night," said Tom.` + "\n\n" + `"I shall go," said Mary.` + "\n\n" +
+		`She went out, and the house was quiet for a long while. The clock struck, the fire burned low, and the rain came on again over the fields and the long road to the village, where the lamps were lit one by one until the whole street shone. Nobody passed; the dogs slept in their yards, and the wind went round the chimneys and died away. At last Tom came into the room and looked about him.` + "\n\n"
+	got, att := speakers(t, story+`"Where is everybody?"`+"\n")
+	if got[2] != "Tom" || att[2].Source != SourceParagraph || att[2].Confidence >= LowConfidence {
+		t.Fatalf("speakers %q, last line %+v; want Tom at low confidence", got, att[2])
+	}
+	if got, _ := speakers(t, story+`"Where is everybody, Tom?"`+"\n"); got[2] == "Tom" {
+		t.Fatalf("speakers %q: the line spoken to Tom went to Tom", got)
+	}
 }

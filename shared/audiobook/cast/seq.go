@@ -81,6 +81,13 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 			if tg.OK && tg.Pronoun != "" && tg.Pronoun != "i" && c.gender == "" {
 				c.gender, c.pronoun = pronounGender[tg.Pronoun], true
 			}
+			// A description the rules could not resolve still says a
+			// gender, as a pronoun does ("the young girl declared").
+			if tg.OK && tg.Desc.Noun != "" && c.gender == "" {
+				if g := tg.Desc.gender(); g != "" {
+					c.gender, c.pronoun = g, true
+				}
+			}
 
 			c.voc = append(c.voc, d.vocatives(ci, i)...)
 		}

@@ -21,6 +21,7 @@ func TestVerifyMarksWithoutChangingSpeakers(t *testing.T) {
 		switch {
 		case a.Source == SourceExplicit:
 		case i == 5:
+			a.Speaker, a.Source, a.Confidence = "", SourceNone, 0
 		case i%2 == 1:
 			a.Speaker, a.Source = "Mr. Bob", SourceLLM
 		default:
@@ -132,15 +133,16 @@ func TestVerifyKeepsMarksMadeBeforeAFailure(t *testing.T) {
 	text := longBook(100)
 	sp := split(text)
 	llm := &fakeLLM{reply: answerAll(func(string) string { return "Mr. Bob" }), failAt: 2}
-	got, st, err := Verify(context.Background(), llm, text, sp, testCast, AttributeRules(text, sp, testCast), Options{})
+	seeds := AttributeRules(text, sp, testCast)
+	got, st, err := Verify(context.Background(), llm, text, sp, testCast, seeds, Options{})
 	if !errors.Is(err, ErrUpstream) || st.Requests != 2 {
 		t.Fatalf("err %v, stats %+v", err, st)
 	}
 	disputed := 0
-	for _, a := range got {
+	for i, a := range got {
 		if a.Mark == MarkDisputed {
 			disputed++
-			if a.Other != "Mr. Bob" || a.Speaker != "" {
+			if a.Other != "Mr. Bob" || a.Speaker != seeds[i].Speaker {
 				t.Fatalf("%+v", a)
 			}
 		}
