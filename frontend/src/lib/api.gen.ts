@@ -2375,7 +2375,7 @@ export interface components {
             cards: components["schemas"]["CardsView"][] | null;
         };
         "Listen-articleRequest": {
-            /** @description hear every chunk with the ear (speech recognition) beside the render; absent is off */
+            /** @description hear every chunk with the ear (speech recognition) beside the render; absent follows Settings (ear_check, on unless switched off) */
             check?: boolean;
             /** @description read each picture's description where the picture occurs (default false); a picture without one is skipped */
             descriptions?: boolean;
@@ -2396,7 +2396,7 @@ export interface components {
             voice_id: string;
         };
         "Listen-issueRequest": {
-            /** @description hear every chunk with the ear (speech recognition) beside the render; absent is off */
+            /** @description hear every chunk with the ear (speech recognition) beside the render; absent follows Settings (ear_check, on unless switched off) */
             check?: boolean;
             /** @description read each picture's description where the picture occurs (default false); a picture without one is skipped */
             descriptions?: boolean;
@@ -2907,7 +2907,7 @@ export interface components {
              */
             retried: number;
             /**
-             * @description checked; off when not asked for; unavailable when Whisper is not installed or failed (the render is unchecked)
+             * @description checked; off when switched off (by the request or in Settings); unavailable when Whisper is not installed or failed (the render is unchecked)
              * @enum {string}
              */
             status: "checked" | "off" | "unavailable";
@@ -3128,6 +3128,8 @@ export interface components {
             sets: components["schemas"]["CharactersSet"][] | null;
         };
         SettingsUpdate: {
+            /** @description check renders that do not ask either way with the ear (speech recognition of every chunk, which speaks a chunk heard wrong again and marks it); decided when the render runs */
+            ear_check?: boolean;
             /** @description engine card name to that card's key; same rule per entry */
             engine_api_keys?: {
                 [key: string]: string;
@@ -3150,6 +3152,8 @@ export interface components {
             vision_ocr_url?: string;
         };
         SettingsView: {
+            /** @description whether renders that do not ask either way (audiobooks, issues, articles) are checked by the ear, speech recognition of every chunk; on by default */
+            ear_check: boolean;
             engine_api_keys: {
                 [key: string]: string;
             };
@@ -3199,7 +3203,7 @@ export interface components {
              * @description render only this chapter's MP3 (the chapter's index); absent renders the whole book
              */
             chapter?: number;
-            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off */
+            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent follows Settings (ear_check, on unless switched off) */
             check?: boolean;
             /**
              * Format: double
@@ -3230,7 +3234,7 @@ export interface components {
             artist?: string;
             /** @description the text by chapter; give text or chapters */
             chapters?: components["schemas"]["SpeechapiChapterInput"][] | null;
-            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent is off */
+            /** @description hear every chunk with the ear (speech recognition): a chunk heard wrong is spoken again once, then marked; absent follows Settings (ear_check, on unless switched off) */
             check?: boolean;
             /**
              * @description m4b: AAC in MP4 with chapters (audiobook players); mp3: MP3 with ID3 chapters
@@ -3259,6 +3263,8 @@ export interface components {
             token: string;
         };
         UseAsLLMOutputBody: {
+            /** @description whether renders that do not ask either way (audiobooks, issues, articles) are checked by the ear, speech recognition of every chunk; on by default */
+            ear_check: boolean;
             engine_api_keys: {
                 [key: string]: string;
             };
