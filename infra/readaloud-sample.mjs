@@ -63,7 +63,14 @@ async function ingest(base, file) {
   const issue = await api(base, 'POST', '/api/magazine', form);
   for (let i = 0; i < 1500; i++) {
     const is = await api(base, 'GET', `/api/magazine/${issue.id}`);
-    if (is.status === 'ready') return is;
+    if (is.status === 'ready') {
+      // The articles are built by hand below: the proposed ones go.
+      const { articles } = await api(base, 'GET', `/api/magazine/${is.id}/articles`);
+      for (const a of articles.filter((a) => a.proposed)) {
+        await api(base, 'POST', `/api/magazine/${is.id}/articles/${a.id}/proposal`, { action: 'dissolve' });
+      }
+      return is;
+    }
     if (is.status === 'failed') throw new Error(`${file}: ingest failed: ${is.error ?? ''}`);
     await sleep(200);
   }

@@ -158,8 +158,10 @@ export async function getJSON(url, init) {
   return JSON.parse(text);
 }
 
-/** Uploads a PDF through the API and waits until its issue is ready. */
-export async function ingest(base, name, pdf) {
+/** Uploads a PDF through the API and waits until its issue is ready. The
+ *  articles ingest proposed are dissolved (the specs that build articles by
+ *  hand start from none) unless keepProposals is set. */
+export async function ingest(base, name, pdf, { keepProposals = false } = {}) {
   const form = new FormData();
   form.append('file', new Blob([pdf], { type: 'application/pdf' }), name);
   const res = await fetch(`${base}/api/magazine`, { method: 'POST', body: form });
@@ -169,7 +171,18 @@ export async function ingest(base, name, pdf) {
   const { status } = await waitUntil(`issue ${issue.id} is ingested`, () => getJSON(`${base}/api/magazine/${issue.id}`),
     (is) => is.status === 'ready' || is.status === 'failed');
   check(status === 'ready', `issue ${issue.id} ended ${status}, want ready`);
+  if (!keepProposals) await dissolveProposals(base, issue.id);
   return issue;
+}
+
+/** Dissolves every proposed article of an issue through the API. */
+export async function dissolveProposals(base, id) {
+  const { articles } = await getJSON(`${base}/api/magazine/${id}/articles`);
+  for (const a of articles.filter((a) => a.proposed)) {
+    await getJSON(`${base}/api/magazine/${id}/articles/${a.id}/proposal`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ action: 'dissolve' }),
+    });
+  }
 }
 
 /** A WAV of seconds of a quiet 440 Hz tone: 8 kHz, 8-bit mono PCM. */

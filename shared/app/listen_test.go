@@ -147,7 +147,7 @@ func TestListenOverHTTP(t *testing.T) {
 		before := c.issueState(id)
 		status, _, b := c.do(http.MethodPost, doc+"/listen", []byte(`{"voice_id":"`+voice+`"}`))
 		c.refused(id, before, status, http.StatusConflict, b, "issue listen without an approved article")
-		if !strings.Contains(string(b), "no approved article") {
+		if !strings.Contains(string(b), "no approved or proposed article") {
 			t.Errorf("issue listen: %s does not say there is no approved article", b)
 		}
 		status, _, b = c.do(http.MethodPost, listen(harbour), []byte(`{"voice_id":"`+voice+`"}`))

@@ -23,7 +23,31 @@ func ingestSample(t *testing.T, c *apiClient) string {
 	if v := c.waitReady(id); v.Status != magazine.IssueReady {
 		t.Fatalf("ingest: %+v", v.Issue)
 	}
+	dissolveProposals(t, c, id, "Harbour Reborn", "Storm Season Ahead", "The Lighthouse Keepers")
 	return id
+}
+
+// dissolveProposals checks the issue's proposed articles are titled as
+// want, in print order, then dissolves them: the tests that build articles
+// by hand start from an issue with none.
+func dissolveProposals(t *testing.T, c *apiClient, id string, want ...string) {
+	t.Helper()
+	arts := decode[struct{ Articles []magazine.Article }](t, c.get("/api/magazine/"+id+"/articles")).Articles
+	var titles []string
+	for _, a := range arts {
+		if a.Proposed {
+			titles = append(titles, a.Title)
+		}
+	}
+	if strings.Join(titles, "|") != strings.Join(want, "|") {
+		t.Fatalf("proposed articles %q, want %q", titles, want)
+	}
+	for _, a := range arts {
+		status, _, b := c.do(http.MethodPost, "/api/magazine/"+id+"/articles/"+a.ID+"/proposal", []byte(`{"action":"dissolve"}`))
+		if status != http.StatusOK {
+			t.Fatalf("dissolve %s: %d %s", a.Title, status, b)
+		}
+	}
 }
 
 // get reads path, failing the test unless it answers 200.

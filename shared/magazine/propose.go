@@ -330,3 +330,24 @@ func start(a Article, pages map[int]Page) (place, bool) {
 	}
 	return place{}, false
 }
+
+// InIssueOrder sorts articles by where their first region is read (page,
+// then place in the page's reading order); articles with no region placed
+// go last, in the order given.
+func InIssueOrder(arts []Article, pages map[int]Page) {
+	slices.SortStableFunc(arts, func(x, y Article) int {
+		px, okx := start(x, pages)
+		py, oky := start(y, pages)
+		switch {
+		case okx != oky && okx:
+			return -1
+		case okx != oky:
+			return 1
+		case !okx || px == py:
+			return 0
+		case px.before(py):
+			return -1
+		}
+		return 1
+	})
+}

@@ -587,6 +587,13 @@ func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput,
 	if err := s.repeatedFurniture(ctx, in.IssueID, steps); err != nil {
 		return FinalizeOutput{}, err
 	}
+	if s.Propose != nil && len(failures) < len(steps) {
+		// Articles are proposed before the issue is ready, so whoever sees
+		// it ready can listen at once; a retry proposes afresh.
+		if err := s.Propose(ctx, in.IssueID); err != nil {
+			return FinalizeOutput{}, transient(fmt.Errorf("proposing articles: %w", err))
+		}
+	}
 	is, err := s.Repo.Update(ctx, in.IssueID, func(is *magazine.Issue) error {
 		if is.Step == issues.CancelledStep {
 			return nil // the user stopped the run as it finished: it stays cancelled
@@ -603,13 +610,6 @@ func (s *Steps) Finalize(ctx context.Context, in FinalizeInput) (FinalizeOutput,
 	})
 	if err != nil {
 		return FinalizeOutput{}, transient(err)
-	}
-	if s.Propose != nil && is.Status == magazine.IssueReady && is.Step == "done" {
-		// Articles are proposed once the issue is ready, so it can be
-		// listened to at once; a retry proposes afresh.
-		if err := s.Propose(ctx, in.IssueID); err != nil {
-			return FinalizeOutput{}, transient(fmt.Errorf("proposing articles: %w", err))
-		}
 	}
 	return FinalizeOutput{IssueID: in.IssueID, Status: string(is.Status), PagesDone: is.PagesDone, PagesFailed: len(failures)}, nil
 }

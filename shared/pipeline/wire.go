@@ -18,11 +18,8 @@ func NewSteps(d *platform.Deps) *Steps {
 	repo := issues.NewRepo(d.Table, d.Clock)
 	proposer := review.New(d.Table, d.Clock)
 	return &Steps{
-		Repo: repo,
-		Propose: func(ctx context.Context, issue string) error {
-			_, err := proposer.ProposeArticles(ctx, issue)
-			return err
-		},
+		Repo:    repo,
+		Propose: proposer.ProposeWhileIngesting,
 		Pages: &Pages{
 			Blobs: d.Blobs, Sources: d.Uploads, Splits: repo, Limits: pdf.DefaultLimits(), DPI: DefaultDPI,
 			TextWithRender: !d.Hosted(),

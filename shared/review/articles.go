@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -173,6 +174,24 @@ func article(st *state, id string) (magazine.Article, error) {
 func (s *Service) Articles(ctx context.Context, issue string) ([]magazine.Article, error) {
 	st := newState(s, ctx, issue)
 	return st.Articles()
+}
+
+// ArticlesInOrder lists an issue's articles as the issue prints them, so a
+// proposal's neighbours (which it may merge with) are next to it.
+func (s *Service) ArticlesInOrder(ctx context.Context, issue string) ([]magazine.Article, error) {
+	st := newState(s, ctx, issue)
+	arts, err := st.Articles()
+	if err != nil {
+		return nil, err
+	}
+	pages := map[int]magazine.Page{}
+	for _, a := range arts {
+		if err := loadPages(st, a, pages); err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+	}
+	magazine.InIssueOrder(arts, pages)
+	return arts, nil
 }
 
 // ArticleText is an article's text in order: read-aloud regions only, and

@@ -19,6 +19,18 @@ const proposalChunk = store.MaxTransactWrites - 10
 // article holds. A long issue is written in several changes: the old
 // proposals go first, then the new ones in order.
 func (s *Service) ProposeArticles(ctx context.Context, issue string) ([]magazine.Article, error) {
+	return s.propose(ctx, issue, Options{})
+}
+
+// ProposeWhileIngesting is ProposeArticles for the ingest's last step, which
+// stores the proposals before it marks the issue ready, so a reader who sees
+// the issue ready sees its articles too.
+func (s *Service) ProposeWhileIngesting(ctx context.Context, issue string) error {
+	_, err := s.propose(ctx, issue, Options{Ingesting: true})
+	return err
+}
+
+func (s *Service) propose(ctx context.Context, issue string, opts Options) ([]magazine.Article, error) {
 	is, err := s.issueNow(ctx, issue)
 	if err != nil {
 		return nil, err
@@ -56,7 +68,7 @@ func (s *Service) ProposeArticles(ctx context.Context, issue string) ([]magazine
 			Regions: p.Regions, Images: p.Images, Proposed: true})
 	}
 	for chunk := range slices.Chunk(old, proposalChunk) {
-		if _, err := s.Change(ctx, issue, Options{}, func(st *state) error {
+		if _, err := s.Change(ctx, issue, opts, func(st *state) error {
 			if _, err := st.Articles(); err != nil {
 				return err
 			}
@@ -69,7 +81,7 @@ func (s *Service) ProposeArticles(ctx context.Context, issue string) ([]magazine
 		}
 	}
 	for chunk := range slices.Chunk(made, proposalChunk) {
-		if _, err := s.Change(ctx, issue, Options{}, func(st *state) error {
+		if _, err := s.Change(ctx, issue, opts, func(st *state) error {
 			if _, err := st.Articles(); err != nil {
 				return err
 			}

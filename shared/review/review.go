@@ -320,6 +320,9 @@ type Options struct {
 	// IfMatch, when set, is the page version the client edited; a different
 	// stored version answers ErrConflict instead of retrying.
 	IfMatch map[int]int64
+	// Ingesting lets the change write an issue still being ingested (the
+	// proposals Finalize stores before it marks the issue ready).
+	Ingesting bool
 }
 
 // Outcome is what a change reports besides its own result.
@@ -353,7 +356,7 @@ func (s *Service) Change(ctx context.Context, issueID string, opts Options, fn f
 		}
 		st.meta = meta
 		st.ifMatch = opts.IfMatch
-		if st.issue.Status == magazine.IssueProcessing || st.issue.Status == magazine.IssueUploading {
+		if !opts.Ingesting && (st.issue.Status == magazine.IssueProcessing || st.issue.Status == magazine.IssueUploading) {
 			return Outcome{}, fmt.Errorf("issue %s is still being ingested: %w", issueID, ErrConflict)
 		}
 		if err := fn(st); err != nil {

@@ -211,7 +211,9 @@ export default async function ({ server, browser }) {
     await page.locator(`svg.overlay rect[data-id="${by1.id}"]`).click({ modifiers: ['Shift'] });
     await page.getByRole('button', { name: 'New article from selection' }).click();
     await status(page, 'Article created.');
-    const art = page.locator('[data-article]').last();
+    // Fix reading order (above) proposed the issue's articles again: the new one is the untitled one.
+    const made = page.locator('[data-article]').filter({ has: page.getByTestId('article-heading').filter({ hasText: /^Article \d+ · / }) });
+    const art = page.locator(`[data-article="${await made.first().getAttribute('data-article')}"]`);
     const heading = art.getByTestId('article-heading');
     check(/^Article \d+ · p\. 1$/.test(await heading.innerText()), `heading: ${await heading.innerText()}`);
     const members = () => art.locator('.members li > span').allInnerTexts();

@@ -684,7 +684,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An issue's articles */
+        /** An issue's articles, in the order the issue prints them */
         get: operations["list-articles"];
         put?: never;
         /** Group regions into a new article */

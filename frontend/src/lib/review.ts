@@ -55,6 +55,11 @@ export const reviewApi = {
     callIfMatch(version, 'post', `${pagePath}/recognize`, { doc, page }, recognizeBody(engine, regionId)),
   /** Re-reads the reading order of every page of the issue (hand-ordered pages are left alone). */
   fixOrder: (doc: string) => call('post', '/api/magazine/{doc}/fix-order', { doc }, {}),
+  /** Proposes the issue's articles afresh from its headlines (accepted and hand-made articles stay). */
+  proposeArticles: (doc: string) => call('post', '/api/magazine/{doc}/propose-articles', { doc }),
+  /** Accepts (approves), splits before a region, merges with the next proposal, or dissolves a proposed article. */
+  reviewProposal: (doc: string, article: string, body: Schemas['ReviewapiProposalAction']) =>
+    call('post', '/api/magazine/{doc}/articles/{article}/proposal', { doc, article }, body),
   /** Starts figure refinement of the whole issue as a background job. */
   refineFigures: (doc: string) => call('post', '/api/magazine/{doc}/figures/refine', { doc }),
   undo: (doc: string, token: string) => call('post', '/api/magazine/{doc}/undo', { doc }, { token }),

@@ -1,7 +1,7 @@
 // Listening while a render is still speaking: the chunks (sentence WAVs)
 // arrive in order from the renderer, and the player plays each as soon as
 // it is there. This file holds the pure rules (which chunks are new, what
-// plays next, when to ask again); ListenStream.svelte owns the audio.
+// plays next, when to ask again); the player (nowPlaying.svelte.ts) owns the audio.
 import type { Schemas } from './api';
 
 /** One spoken chunk as the renderer lists it (GET …/renders/{id}/chunks). */

@@ -42,9 +42,9 @@ func articleOut(a magazine.Article, o review.Outcome) *ArticleOut {
 const articlesPath = "/api/magazine/{doc}/articles"
 
 func listArticles(ed *review.Editor) httpapi.Operation {
-	return httpapi.Op(huma.Operation{OperationID: "list-articles", Method: http.MethodGet, Path: articlesPath, Summary: "An issue's articles", Tags: tags},
+	return httpapi.Op(huma.Operation{OperationID: "list-articles", Method: http.MethodGet, Path: articlesPath, Summary: "An issue's articles, in the order the issue prints them", Tags: tags},
 		func(ctx context.Context, in *DocPath) (*ArticleListOut, error) {
-			arts, err := ed.Articles(ctx, in.Doc)
+			arts, err := ed.ArticlesInOrder(ctx, in.Doc)
 			if err != nil {
 				return nil, err
 			}
