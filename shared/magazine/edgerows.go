@@ -28,6 +28,9 @@ const (
 	// text's width (folio at one edge, title across); a numbered section
 	// heading does not.
 	HeadRowMinSpan = 0.5
+	// EdgeRowMaxBlocks: a head or footer line has at most this many parts
+	// (left, centre, right and one more); a table's last row has more.
+	EdgeRowMaxBlocks = 4
 )
 
 var (
@@ -95,8 +98,8 @@ func edgeRow(p TextPage, top bool) []int {
 			row = append(row, i)
 		}
 	}
-	if len(row) == len(p.Blocks) {
-		return nil // the page is one line: nothing for it to stand apart from
+	if len(row) == len(p.Blocks) || len(row) > EdgeRowMaxBlocks {
+		return nil // the page is one line, or the row is a table's
 	}
 	return row
 }

@@ -46,6 +46,10 @@ func TestEdgeRows(t *testing.T) {
 			[]Kind{KindParagraph, KindParagraph}},
 		{"a dated last line glued to the text above", []TextBlock{line(72, 601, 130, 10, "Berlin, 3 May 2022")},
 			[]Kind{KindParagraph}},
+		{"a table's last row of dates and numbers, set apart", []TextBlock{
+			line(72, 700, 50, 8, "07/17/2015"), line(130, 700, 50, 8, "07/13/2015"), line(190, 700, 50, 8, "07/21/2015"),
+			line(250, 700, 120, 8, "American Management"), line(400, 700, 50, 8, "Monterey"), line(480, 700, 20, 8, "56")},
+			[]Kind{KindParagraph, KindParagraph, KindParagraph, KindParagraph, KindParagraph, KindParagraph}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
