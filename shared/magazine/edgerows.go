@@ -68,7 +68,7 @@ func edgeRows(p TextPage, regions []Region, body float64) []Kind {
 	if row := edgeRow(p, false); row != nil && footerRow(p, regions, row, body) {
 		for _, i := range row {
 			out[i] = KindFurniture
-			if footerFolioRe.MatchString(regions[i].Text) {
+			if footerFolioRe.MatchString(regions[i].Text) || regions[i].Kind == KindPageNumber {
 				out[i] = KindPageNumber
 			}
 		}
