@@ -95,6 +95,40 @@ func synthPages(t *testing.T) []synthPage {
 			absent("Downloaded from www.example.org", 2), absent("Journal of Harbours", 1),
 			absent("Page 1 of 1", 0), absent("Harbour Reporting Company", 2), bodyPresent,
 		}},
+		{"footer-row-above-band", "3-furniture", doc(func(d *pdftest.Doc) {
+			// A document footer (revision, page N of M, part number) set
+			// 90 pt from the foot, in body size: above the outer tenth
+			// FurnitureBand asks for. The closing paragraph mentions a
+			// date and must still be read.
+			p := d.AddPage(612, 792)
+			writeBody(p, 72, 120)
+			p.Text(72, 640, 10, false, "The harbour board will meet again on 3 May 2022 at the town hall.")
+			p.Text(72, 700, 10, false, "Rev. C 04/2019")
+			p.Text(270, 700, 10, false, "Page 2 of 7")
+			p.Text(450, 700, 10, false, "Doc. No. HB-4471")
+		}), []evalbench.Check{
+			absent("Rev. C 04/2019", 1), absent("Page 2 of 7", 0), absent("Doc. No. HB-4471", 1), bodyPresent,
+			present("The harbour board will meet again on 3 May 2022 at the town hall.", 1),
+		}},
+		{"date-line-closing-page", "3-furniture", doc(func(d *pdftest.Doc) {
+			// Negative: the last line of the page, low on it and set apart,
+			// is a sentence with a date: text, not a footer.
+			p := d.AddPage(612, 792)
+			writeBody(p, 72, 120)
+			p.Text(72, 730, 10, false, "Signed for the harbour board on 3 May 2022 by its clerk")
+		}), []evalbench.Check{present("Signed for the harbour board on 3 May 2022 by its clerk", 1), bodyPresent}},
+		{"printed-stamp-after-text", "3-furniture", doc(func(d *pdftest.Doc) {
+			// A report's printing stamp right under its last line, mid-page.
+			p := d.AddPage(595, 842)
+			writeBody(p, 72, 120)
+			p.Text(72, 200, 10, false, "Printed: 16.11.2012 21:07:09")
+		}), []evalbench.Check{absent("Printed: 16.11.2012", 1), bodyPresent}},
+		{"single-scan-running-head", "3-furniture", func() []byte { return pictureOf(t, scannedRunningHead) },
+			[]evalbench.Check{
+				absent("THE HARBOUR GAZETTE", 2), absent("CHAP. III", 1),
+				present("agreed that the work should begin before the winter storms arrive.", 3),
+				order("The harbour board met on Tuesday", "and to decide how the cost", 3),
+			}},
 		{"justified-columns-and-drop-cap", "4-lines", doc(func(d *pdftest.Doc) {
 			p := d.AddPage(612, 792)
 			p.Text(72, 60, 24, true, "The Silted Harbour")

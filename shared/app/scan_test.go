@@ -233,3 +233,15 @@ func twoShortColumns(p *pdftest.Page) {
 		p.Text(320, 120+float64(i)*14, 11, false, right[i])
 	}
 }
+
+// scannedRunningHead is one scanned book page whose top line is a running
+// head: folio, the book's title in capitals and a bracketed chapter mark
+// (issue 34, class 2). One page: no repetition to find it by.
+func scannedRunningHead(p *pdftest.Page) {
+	p.Text(72, 50, 11, false, "12")
+	p.Text(220, 50, 11, false, "THE HARBOUR GAZETTE")
+	p.Text(470, 50, 11, false, "[CHAP. III")
+	for k, l := range pdftest.ScanBody {
+		p.Text(72, 100+float64(k)*16, 12, false, l)
+	}
+}

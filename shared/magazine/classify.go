@@ -139,6 +139,11 @@ func ClassifyPages(pages []TextPage) [][]Region {
 				regions[bi].Kind = KindFurniture
 			}
 		}
+		for bi, k := range edgeRows(p, regions, body) {
+			if k != "" {
+				regions[bi].Kind = k
+			}
+		}
 		for bi, numbering := range lineNumbers(p) {
 			if numbering {
 				regions[bi].Kind = KindFurniture
