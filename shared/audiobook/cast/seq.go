@@ -52,6 +52,9 @@ type seqClues struct {
 	pronoun bool
 	voc     []string // names the turn speaks to
 	actor   string
+	// byPronoun: known is a pronoun tag's resolution, which the
+	// conversation may overrule (see overrulePronoun).
+	byPronoun bool
 }
 
 // sequence fills the untagged turns of every run by the sequence model.
@@ -77,6 +80,7 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 		for _, i := range t.lines {
 			if c.known == "" && att[i].Speaker != "" {
 				c.known, c.conf = att[i].Speaker, att[i].Confidence
+				c.byPronoun = att[i].Source == SourcePronoun
 			}
 			tg := d.lines[i].tag()
 			if tg.OK && tg.Pronoun != "" && tg.Pronoun != "i" && c.gender == "" {
@@ -189,6 +193,10 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 	}
 	post := forwardBackward(emit, m)
 	for k, t := range run {
+		if clues[k].byPronoun {
+			overrulePronoun(att, t, clues[k], post[k], cands, gender)
+			continue
+		}
 		if clues[k].known != "" || t.lead > turnLead {
 			continue
 		}
@@ -205,6 +213,34 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 			if att[i].Source == SourceNone {
 				att[i].Speaker, att[i].Source, att[i].Confidence = cands[best], SourceTurn, turnConfidence(bp)
 			}
+		}
+	}
+}
+
+// overrule is the least probability the sequence must give another
+// character of a pronoun tag's gender to take the turn from the one the
+// tag was resolved to.
+const overrule = 0.5
+
+// overrulePronoun gives a pronoun-tagged turn to the character of the
+// tag's gender the whole conversation makes likeliest, when that is not
+// the one the tag was resolved to: the resolution looks only backward to
+// the nearest character of the gender (72% right on pdnc-dev), the
+// sequence also weighs the explicit tags after the turn. On pdnc-dev
+// this lifts pronoun tags from 72.0% to 73.6% right.
+func overrulePronoun(att []Attribution, t turn, cl seqClues, post []float64, cands, gender []string) {
+	best, bp := -1, 0.0
+	for c, p := range post {
+		if p > bp {
+			best, bp = c, p
+		}
+	}
+	if best < 0 || bp < overrule || cands[best] == cl.known || cl.gender == "" || gender[best] != cl.gender {
+		return
+	}
+	for _, i := range t.lines {
+		if att[i].Source == SourcePronoun {
+			att[i].Speaker, att[i].Confidence = cands[best], min(att[i].Confidence, turnConfidence(bp))
 		}
 	}
 }
