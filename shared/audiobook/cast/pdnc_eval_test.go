@@ -339,10 +339,10 @@ func TestEvalPDNC(t *testing.T) {
 		t.Errorf("pdnc-dev span recall %.4f, floor %.3f", r, minPDNCRecall)
 	}
 	if a := float64(dev.right) / float64(dev.found); a < minPDNCAttribution {
-		t.Errorf("pdnc-dev attribution %.4f, floor %.2f", a, minPDNCAttribution)
+		t.Errorf("pdnc-dev attribution %.4f, floor %.3f", a, minPDNCAttribution)
 	}
 	if a := float64(dev.right) / float64(dev.given); a < minPDNCAccuracy {
-		t.Errorf("pdnc-dev accuracy where a speaker is given %.4f, floor %.2f", a, minPDNCAccuracy)
+		t.Errorf("pdnc-dev accuracy where a speaker is given %.4f, floor %.3f", a, minPDNCAccuracy)
 	}
 }
 
