@@ -117,10 +117,14 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 	}
 	if len(count) < 2 {
 		if len(count) == 1 {
+			// (Not inside a range over count: a name added while ranging
+			// may or may not be visited, and the answer would vary by run.)
+			var only string
 			for who := range count {
-				if p := d.namedBefore(ci, run[0].at, who); p != "" {
-					count[p]++
-				}
+				only = who
+			}
+			if p := d.namedBefore(ci, run[0].at, only); p != "" {
+				count[p]++
 			}
 		}
 		if len(count) < 2 {
