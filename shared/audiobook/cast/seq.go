@@ -16,14 +16,14 @@ import (
 // likeliest speaker and, as its confidence, the probability of that
 // speaker given all the clues of the run, before and after.
 
-// Turn-to-turn odds measured on dialogue: after two different speakers
+// Turn-to-turn odds, fitted on pdnc-dev: after two different speakers
 // the next turn goes back to the first (pAlternate), stays with the
 // second (pStay), or passes to someone else (the rest, shared).
 const (
-	pAlternate = 0.74
+	pAlternate = 0.8
 	pStay      = 0.09
 	// after the same speaker twice, a third turn of theirs
-	pRepeat = 0.25
+	pRepeat = 0.15
 )
 
 // Weights of the clues on one turn's candidates.
@@ -37,8 +37,9 @@ const (
 
 // turnLead is the most narration (bytes) before a turn's first line in
 // its paragraph for the sequence to answer it: a line deep in narration is
-// a thought, a song or a remark in passing more often than a reply.
-const turnLead = 100
+// a thought, a song or a remark in passing more often than a reply. (Only
+// a run's first turn can have more than turnBreak.)
+const turnLead = 300
 
 // maxCandidates bounds the speakers one run weighs.
 const maxCandidates = 8
@@ -51,6 +52,9 @@ type seqClues struct {
 	pronoun bool
 	voc     []string // names the turn speaks to
 	actor   string
+	// byPronoun: known is a pronoun tag's resolution, which the
+	// conversation may overrule (see overrulePronoun).
+	byPronoun bool
 }
 
 // sequence fills the untagged turns of every run by the sequence model.
@@ -76,6 +80,7 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 		for _, i := range t.lines {
 			if c.known == "" && att[i].Speaker != "" {
 				c.known, c.conf = att[i].Speaker, att[i].Confidence
+				c.byPronoun = att[i].Source == SourcePronoun
 			}
 			tg := d.lines[i].tag()
 			if tg.OK && tg.Pronoun != "" && tg.Pronoun != "i" && c.gender == "" {
@@ -112,10 +117,14 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 	}
 	if len(count) < 2 {
 		if len(count) == 1 {
+			// (Not inside a range over count: a name added while ranging
+			// may or may not be visited, and the answer would vary by run.)
+			var only string
 			for who := range count {
-				if p := d.namedBefore(ci, run[0].at, who); p != "" {
-					count[p]++
-				}
+				only = who
+			}
+			if p := d.namedBefore(ci, run[0].at, only); p != "" {
+				count[p]++
 			}
 		}
 		if len(count) < 2 {
@@ -188,6 +197,10 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 	}
 	post := forwardBackward(emit, m)
 	for k, t := range run {
+		if clues[k].byPronoun {
+			overrulePronoun(att, t, clues[k], post[k], cands, gender)
+			continue
+		}
 		if clues[k].known != "" || t.lead > turnLead {
 			continue
 		}
@@ -204,6 +217,34 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 			if att[i].Source == SourceNone {
 				att[i].Speaker, att[i].Source, att[i].Confidence = cands[best], SourceTurn, turnConfidence(bp)
 			}
+		}
+	}
+}
+
+// overrule is the least probability the sequence must give another
+// character of a pronoun tag's gender to take the turn from the one the
+// tag was resolved to.
+const overrule = 0.5
+
+// overrulePronoun gives a pronoun-tagged turn to the character of the
+// tag's gender the whole conversation makes likeliest, when that is not
+// the one the tag was resolved to: the resolution looks only backward to
+// the nearest character of the gender (72% right on pdnc-dev), the
+// sequence also weighs the explicit tags after the turn. On pdnc-dev
+// this lifts pronoun tags from 72.0% to 73.6% right.
+func overrulePronoun(att []Attribution, t turn, cl seqClues, post []float64, cands, gender []string) {
+	best, bp := -1, 0.0
+	for c, p := range post {
+		if p > bp {
+			best, bp = c, p
+		}
+	}
+	if best < 0 || bp < overrule || cands[best] == cl.known || cl.gender == "" || gender[best] != cl.gender {
+		return
+	}
+	for _, i := range t.lines {
+		if att[i].Source == SourcePronoun {
+			att[i].Speaker, att[i].Confidence = cands[best], min(att[i].Confidence, turnConfidence(bp))
 		}
 	}
 }

@@ -34,3 +34,17 @@ func TestTurnConfidenceBelowExplicit(t *testing.T) {
 		t.Errorf("an even turn rated %.2f, not under LowConfidence %.2f", c, LowConfidence)
 	}
 }
+
+func TestSequenceOverrulesAPronounTag(t *testing.T) {
+	// "he said" looks back to the nearest man, John, named in passing; the
+	// turns on both sides make it Tom's in his talk with Mary.
+	cast := []Character{{Name: "Tom", Gender: "male"}, {Name: "Mary", Gender: "female"}, {Name: "John", Gender: "male"}}
+	checkCast(t, "Tom and Mary sat by the fire.\n\n"+
+		`"Is it late?" said Tom.`+"\n\n"+
+		`"Not at all," said Mary, looking at the door that John had shut.`+"\n\n"+
+		`"Then I will stay," he said.`+"\n\n"+
+		`"Good," said Mary.`+"\n\n"+
+		`"And the tea?"`+"\n",
+		cast, []string{"Tom", "Mary", "Tom", "Mary", "Tom"},
+		[]Source{SourceExplicit, SourceExplicit, SourcePronoun, SourceExplicit, SourceTurn})
+}
