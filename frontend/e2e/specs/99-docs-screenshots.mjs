@@ -133,6 +133,8 @@ export default async function ({ browser }) {
     await page.goto(`${base}/#/engines`);
     await page.getByRole('listitem', { name: 'Engine local-llm' }).waitFor();
     await page.getByRole('listitem', { name: 'Engine kokoro' }).waitFor();
+    // The built-in engines' cards come from the server's check; shoot them found or missing, not loading.
+    await page.locator('[data-engine="ffmpeg"]').waitFor();
     await shot('engines');
   });
 
