@@ -206,7 +206,7 @@ export default async function ({ server, browser }) {
       if (/\/api\/speech\/renders(\/[^/]+)?$/.test(new URL(r.url()).pathname)) statuses.push(r.json().catch(() => null));
     });
     await page.goto(`${server.base}/#/voices/?q=america&language=en`);
-    const card = page.getByRole('listitem', { name: 'Voice English (America)' });
+    const card = page.getByRole('listitem', { name: 'Voice English (America)', exact: true });
     await card.getByRole('button', { name: 'Listen' }).click();
     await card.getByLabel('Text to read').fill('# One\n\nFirst sentence. Second sentence.\n\n# Two\n\nThird sentence.');
     await card.getByText('2 chapters').waitFor();
