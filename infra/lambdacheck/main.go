@@ -205,6 +205,11 @@ func actionsOf(service, op string) []string {
 		return []string{"s3:PutObject"}
 	case "s3.DeleteObjects":
 		return []string{"s3:DeleteObject"}
+	case "s3.ListObjectVersions":
+		// Listing versions is how blob.Store.Purge finds what to delete; its
+		// DeleteObjects then names versions, which IAM authorises as
+		// DeleteObjectVersion.
+		return []string{"s3:ListBucketVersions", "s3:DeleteObjectVersion"}
 	case "dynamodb.TransactWriteItems":
 		// Each item is authorised as its own action; the store's
 		// transactions put, delete and condition-check.
