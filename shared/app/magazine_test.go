@@ -73,6 +73,21 @@ func (c *apiClient) upload(name string, data []byte, title string) (int, []byte)
 }
 
 // waitReady polls the issue with If-None-Match, as the web app does.
+// ingestReady uploads a PDF and waits until its issue is ready; it answers
+// the issue's id.
+func (c *apiClient) ingestReady(name string, pdf []byte) string {
+	c.t.Helper()
+	status, b := c.upload(name, pdf, "")
+	if status != http.StatusAccepted {
+		c.t.Fatalf("upload = %d %s", status, b)
+	}
+	id := decode[magazine.Issue](c.t, b).ID
+	if v := c.waitReady(id); v.Status != magazine.IssueReady {
+		c.t.Fatalf("ingest: %+v", v.Issue)
+	}
+	return id
+}
+
 func (c *apiClient) waitReady(id string) magazineapi.IssueView {
 	c.t.Helper()
 	etag := ""

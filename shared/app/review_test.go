@@ -15,14 +15,7 @@ import (
 // ingestSample uploads the generated three-page sample and waits for it.
 func ingestSample(t *testing.T, c *apiClient) string {
 	t.Helper()
-	status, b := c.upload("harbour.pdf", samplePDF(), "")
-	if status != http.StatusAccepted {
-		t.Fatalf("upload = %d %s", status, b)
-	}
-	id := decode[magazine.Issue](t, b).ID
-	if v := c.waitReady(id); v.Status != magazine.IssueReady {
-		t.Fatalf("ingest: %+v", v.Issue)
-	}
+	id := c.ingestReady("harbour.pdf", samplePDF())
 	dissolveProposals(t, c, id, "Harbour Reborn", "Storm Season Ahead", "The Lighthouse Keepers")
 	return id
 }

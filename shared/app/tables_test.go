@@ -32,14 +32,7 @@ func tablePDF() []byte {
 // change nothing; the article exports the table as Markdown and HTML.
 func TestTablesOverHTTP(t *testing.T) {
 	c := newLocalApp(t)
-	status, b := c.upload("refit.pdf", tablePDF(), "")
-	if status != http.StatusAccepted {
-		t.Fatalf("upload = %d %s", status, b)
-	}
-	id := decode[magazine.Issue](t, b).ID
-	if v := c.waitReady(id); v.Status != magazine.IssueReady {
-		t.Fatalf("ingest: %+v", v.Issue)
-	}
+	id := c.ingestReady("refit.pdf", tablePDF())
 	p := c.page(id, 1)
 	var table magazine.Region
 	for _, r := range p.Regions {
@@ -56,7 +49,7 @@ func TestTablesOverHTTP(t *testing.T) {
 	for _, rid := range p.Order {
 		refs = append(refs, fmt.Sprintf(`{"page":1,"region":%q}`, rid))
 	}
-	status, _, b = c.do(http.MethodPost, "/api/magazine/"+id+"/articles", []byte(`{"title":"Refit","regions":[`+strings.Join(refs, ",")+`]}`))
+	status, _, b := c.do(http.MethodPost, "/api/magazine/"+id+"/articles", []byte(`{"title":"Refit","regions":[`+strings.Join(refs, ",")+`]}`))
 	if status != http.StatusCreated {
 		t.Fatalf("create article: %d %s", status, b)
 	}
@@ -145,14 +138,7 @@ func TestTablesOverHTTP(t *testing.T) {
 func TestListenToATable(t *testing.T) {
 	needSpeechTools(t)
 	c := newLocalApp(t)
-	status, b := c.upload("refit.pdf", tablePDF(), "")
-	if status != http.StatusAccepted {
-		t.Fatalf("upload = %d %s", status, b)
-	}
-	id := decode[magazine.Issue](t, b).ID
-	if v := c.waitReady(id); v.Status != magazine.IssueReady {
-		t.Fatalf("ingest: %+v", v.Issue)
-	}
+	id := c.ingestReady("refit.pdf", tablePDF())
 	p := c.page(id, 1)
 	var refs []magazine.RegionRef
 	for _, rid := range p.Order {
