@@ -105,6 +105,31 @@ export async function importBook(base, name, body, type = 'text/plain') {
   return waitUntil(`${name} is imported`, () => getJSON(`${base}/api/audiobook/books/${started.id}`), (b) => b.status !== 'importing', { every: 50 });
 }
 
+/**
+ * The review workspace of an ingested issue: its API (api, base), a region
+ * found by its opening text, a page opened in a new browser context at a
+ * viewport (laptop by default) once its regions are drawn, and a wait for the
+ * workspace's status line.
+ */
+export function workspace(server, browser, issue) {
+  const base = `${server.base}/api/magazine/${issue.id}`;
+  const api = (path) => getJSON(`${base}${path}`);
+  const regionOf = async (n, text) => {
+    const r = (await api(`/pages/${n}`)).regions.find((g) => (g.text ?? '').startsWith(text));
+    check(r, `page ${n} has a region starting ${JSON.stringify(text)}`);
+    return r;
+  };
+  const open = async (n, viewport = { width: 1440, height: 900 }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${server.base}/#/magazine/${issue.id}/${n}`);
+    await page.locator('svg.overlay rect[data-id]').first().waitFor();
+    return { context, page };
+  };
+  const status = (page, text) => page.getByTestId('review-status').filter({ hasText: text }).waitFor();
+  return { base, api, regionOf, open, status };
+}
+
 export function check(cond, what) {
   if (!cond) throw new Error(`check failed: ${what}`);
 }

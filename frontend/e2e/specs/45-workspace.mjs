@@ -3,7 +3,7 @@
 // operation has a button, articles by title and pages, zoom and pan, a laptop
 // and a phone.
 import { join } from 'node:path';
-import { artifacts, check, getJSON, held, ingest, samplePDF, test } from '../harness.mjs';
+import { artifacts, check, getJSON, held, ingest, samplePDF, test, workspace } from '../harness.mjs';
 
 const LAPTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -11,21 +11,7 @@ const PHONE = { width: 390, height: 844 };
 /** Runs this file's tests against server (a running lectern) in browser. */
 export default async function ({ server, browser }) {
   const issue = await ingest(server.base, 'workspace.pdf', samplePDF());
-  const base = `${server.base}/api/magazine/${issue.id}`;
-  const api = (path) => getJSON(`${base}${path}`);
-  const regionOf = async (n, text) => {
-    const r = (await api(`/pages/${n}`)).regions.find((g) => (g.text ?? '').startsWith(text));
-    check(r, `page ${n} has a region starting ${JSON.stringify(text)}`);
-    return r;
-  };
-  const open = async (n, viewport = LAPTOP) => {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    await page.goto(`${server.base}/#/magazine/${issue.id}/${n}`);
-    await page.locator('svg.overlay rect[data-id]').first().waitFor();
-    return { context, page };
-  };
-  const status = (page, text) => page.getByTestId('review-status').filter({ hasText: text }).waitFor();
+  const { base, api, regionOf, open, status } = workspace(server, browser, issue);
   // Waits until an element's box is the same in two animation frames in a
   // row: the page is fitted from measured sizes (ResizeObserver), which land
   // a frame after the page is drawn.

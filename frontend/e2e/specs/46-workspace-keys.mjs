@@ -3,28 +3,13 @@
 // and Ctrl+Shift+Z / Ctrl+Y redo, reading-order numbers on the page, the
 // toolbar's named groups, and a zoomed page drawn again at its resolution.
 import { join } from 'node:path';
-import { artifacts, check, getJSON, ingest, samplePDF, test, waitUntil } from '../harness.mjs';
+import { artifacts, check, ingest, samplePDF, test, waitUntil, workspace } from '../harness.mjs';
 
-const LAPTOP = { width: 1440, height: 900 };
 const PHONE = { width: 375, height: 812 };
 
 export default async function ({ server, browser }) {
   const issue = await ingest(server.base, 'keys.pdf', samplePDF());
-  const base = `${server.base}/api/magazine/${issue.id}`;
-  const api = (path) => getJSON(`${base}${path}`);
-  const regionOf = async (n, text) => {
-    const r = (await api(`/pages/${n}`)).regions.find((g) => (g.text ?? '').startsWith(text));
-    check(r, `page ${n} has a region starting ${JSON.stringify(text)}`);
-    return r;
-  };
-  const open = async (n, viewport = LAPTOP) => {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    await page.goto(`${server.base}/#/magazine/${issue.id}/${n}`);
-    await page.locator('svg.overlay rect[data-id]').first().waitFor();
-    return { context, page };
-  };
-  const status = (page, text) => page.getByTestId('review-status').filter({ hasText: text }).waitFor();
+  const { api, regionOf, open, status } = workspace(server, browser, issue);
   const same = (a, b) => a.every((v, i) => Math.abs(v - b[i]) < 0.01);
 
   await test('workspace keys: arrows move the selected box, Shift+arrows resize it, one save each, kept over a reload', async () => {
