@@ -151,7 +151,10 @@ class NowPlaying {
     if (!this.track) return;
     const to = skipTime(ms, 0, this.endMs);
     this.positionMs = to;
-    if (this.state === 'paused') return this.remember();
+    if (this.state === 'paused') {
+      if (this.#file) this.#file.currentTime = to / 1000;
+      return this.remember();
+    }
     if (this.#file) {
       this.#file.currentTime = to / 1000;
       this.#resume(this.#file);
@@ -292,7 +295,8 @@ class NowPlaying {
     this.#audio = el;
     el.currentTime = Math.max(0, offsetMs) / 1000;
     el.ontimeupdate = () => {
-      if (gen === this.#generation && this.#audio === el) this.positionMs = start + el.currentTime * 1000;
+      // Paused, the place is the user's: pause() queues one last timeupdate that must not undo a seek made since.
+      if (gen === this.#generation && this.#audio === el && this.state !== 'paused') this.positionMs = start + el.currentTime * 1000;
     };
     el.onended = () => {
       if (gen !== this.#generation || this.#audio !== el) return;
@@ -334,7 +338,7 @@ class NowPlaying {
       else if (this.state === 'waiting') this.seek(this.positionMs);
     };
     el.ontimeupdate = () => {
-      if (gen !== this.#generation || this.#file !== el) return;
+      if (gen !== this.#generation || this.#file !== el || this.state === 'paused') return;
       this.positionMs = el.currentTime * 1000;
       // The place is kept every few seconds (a chunk's end keeps it for a stream).
       if (Math.abs(this.positionMs - this.#saved) > 5000) this.remember();
