@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  appendSegments, castModeFrom, importNote, MAX_UPLOAD_BYTES, uploadProblem, castNote, colourIndex, contrast, groupParagraphs, withoutHeading, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
+  appendSegments, castModeFrom, chapterKey, chapterOfKey, cutAround, latestPlace, spokenSegment, importNote, MAX_UPLOAD_BYTES, uploadProblem, castNote, colourIndex, contrast, groupParagraphs, withoutHeading, loadCastMode, PALETTE_SIZE, parseAudiobookHash, percent,
   replaceSegment, saveCastMode, segmentPosition, speakerChoices, speakerColour, SPAN_MODE_KEY, type Character, type Segment,
 } from '../src/lib/audiobook';
 
@@ -178,5 +178,34 @@ describe('the rest of the section', () => {
     expect(done.text).toBe('Cast in span mode: 2 LLM request(s) about 61 line(s) the rules left; verified with 25 request(s): 900 agreed, 1 disputed; 1 speaker(s) set by hand kept.');
     expect(castNote({ status: 'succeeded', result: { mode: 'classic', requests: 3 } }).text).toBe('Cast in classic mode: 3 LLM request(s).');
     expect(percent(0.485)).toBe('48.5%');
+  });
+});
+
+describe('the text follows a playing chapter', () => {
+  it('a chapter key names its book and chapter, and no other', () => {
+    expect(chapterOfKey('book1', chapterKey('book1', 3))).toBe(3);
+    expect(chapterOfKey('book1', chapterKey('book2', 3))).toBeNull();
+    expect(chapterOfKey('book1', 'article:book1/3')).toBeNull();
+    expect(chapterOfKey('book1', 'chapter:book1/x')).toBeNull();
+    expect(chapterOfKey('book1', undefined)).toBeNull();
+  });
+  it("the render's segment number skips blank segments, as the render does", () => {
+    const segs = [seg('CHAPTER I.'), seg('  \n '), line('"Hello," ', 'Ann'), seg('she said.'), line('"Bye."', 'Bob')];
+    expect(spokenSegment(segs, 0)).toBe(segs[0].id);
+    expect(spokenSegment(segs, 1)).toBe(segs[2].id);
+    expect(spokenSegment(segs, 3)).toBe(segs[4].id);
+    expect(spokenSegment(segs, 4)).toBeNull(); // not loaded yet
+    expect(spokenSegment(segs, undefined)).toBeNull();
+    expect(spokenSegment(segs, -1)).toBeNull();
+  });
+  it('the spoken sentence is cut out of its piece, whitespace read as one space', () => {
+    expect(cutAround('It rained. The wind rose at night. Then dawn.', 'The wind\nrose at night.')).toEqual(['It rained. ', 'The wind rose at night.', ' Then dawn.']);
+    expect(cutAround('It rained.', 'Not here.')).toBeNull();
+    expect(cutAround('It rained.', '  ')).toBeNull();
+  });
+  it('Continue listening picks the chapter left last', () => {
+    const places = new Map([[0, { ms: 5000, at: 10 }], [2, { ms: 9000, at: 30 }], [1, null], [4, { ms: 3000, at: 20 }]]);
+    expect(latestPlace(places)).toEqual({ chapter: 2, place: { ms: 9000, at: 30 } });
+    expect(latestPlace(new Map([[0, null]]))).toBeNull();
   });
 });

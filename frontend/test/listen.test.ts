@@ -45,6 +45,10 @@ describe("a render's timings as the player's props", () => {
     expect(chapterAt(p.chapters, 2579)).toBe(1);
     expect(p.sentences[sentenceAt(p.sentences, 2579)].text).toBe('Third sentence.');
   });
+  it("a book chapter's sentences keep their segment", () => {
+    const p = playerTimings({ duration_ms: 9, chapters: [{ title: 'I', start_ms: 0, end_ms: 9, sentences: [{ text: 'A.', start_ms: 0, end_ms: 4, segment: 0 }, { text: 'B.', start_ms: 4, end_ms: 9, segment: 2 }] }] });
+    expect(p.sentences.map((s) => s.segment)).toEqual([0, 2]);
+  });
   it('null lists, untitled chapters and no timings', () => {
     expect(playerTimings({ duration_ms: 1, chapters: null })).toEqual({ chapters: [], sentences: [] });
     expect(playerTimings(undefined)).toEqual({ chapters: [], sentences: [] });

@@ -248,9 +248,14 @@ export default async function ({ server, browser }) {
       return p?.dataset.kind === 'chapter' && p.dataset.state === 'playing';
     }, null, { timeout: 30000 });
     check((await page.getByTestId('player-title').innerText()).includes('CHAPTER II. Spring'), 'the chapter plays');
+    // The book's text goes to the chapter playing and marks the sentence spoken.
+    await page.getByTestId('ab-chapter-title').filter({ hasText: 'Spring' }).waitFor({ timeout: 10000 });
+    const spokenMark = page.locator('[data-testid=ab-prose] mark.now[aria-current]');
+    await spokenMark.waitFor({ timeout: 10000 });
     const timings = await api(`/api/audiobook/books/${book.id}/render/chapters/${spring}/timings`);
     const starts = timings.chapters.flatMap((c) => c.sentences).map((s) => s.start_ms);
     check(starts.length >= 4, `the chapter's sentences: ${JSON.stringify(timings)}`);
+    const texts = timings.chapters.flatMap((c) => c.sentences).map((s) => s.text.replace(/\s+/g, ' ').trim());
     await pauseBySpace();
     await player.getByRole('slider', { name: 'Seek' }).fill('0');
     await at(0);
@@ -261,11 +266,16 @@ export default async function ({ server, browser }) {
     await at(starts[first]);
     await page.keyboard.press('Shift+ArrowRight');
     await at(starts[first + 1]);
+    const marked = (await spokenMark.innerText()).replace(/\s+/g, ' ').trim();
+    check(marked === texts[first + 1], `the text marks the sentence the player is at: ${JSON.stringify(marked)}, want ${JSON.stringify(texts[first + 1])}`);
     await page.reload();
     await page.getByTestId('ab-render').waitFor();
     const resume = page.getByTestId('ab-render').locator(`[data-chapter-item="${spring}"]`).getByTestId('ab-chapter-resume');
     await resume.waitFor({ timeout: 20000 });
-    await resume.click();
+    // The book's own place: the chapter left last, offered at the top.
+    const continued = page.getByTestId('ab-book-resume');
+    check((await continued.innerText()).includes('Spring'), `Continue listening names the chapter: ${await continued.innerText()}`);
+    await continued.click();
     await page.waitForFunction((from) => {
       const p = document.querySelector('[data-testid=player]');
       return p?.dataset.kind === 'chapter' && p.dataset.state === 'playing' && Number(p.dataset.positionMs) >= from;

@@ -272,6 +272,48 @@ export function parseAudiobookHash(hash: string): { book?: string; chapter?: num
   return ch === undefined ? { book: parts[1] } : { book: parts[1], chapter: ch };
 }
 
+/** The player's key of a book chapter (its remembered place is kept under it). */
+export const chapterKey = (book: string, chapter: number) => `chapter:${book}/${chapter}`;
+
+/** The chapter of this book a player key names, or null. */
+export function chapterOfKey(book: string, key: string | undefined): number | null {
+  const prefix = `chapter:${book}/`;
+  if (!key?.startsWith(prefix)) return null;
+  const n = Number(key.slice(prefix.length));
+  return Number.isInteger(n) && n >= 0 ? n : null;
+}
+
+/**
+ * The id of the segment a chapter render's sentence is in: the render
+ * numbers the chapter's segments that have something to say (blank ones are
+ * not spoken), in text order. Null when that segment is not among those
+ * loaded (a later page) or the number is unknown.
+ */
+export function spokenSegment(segs: readonly Pick<Segment, 'id' | 'text'>[], k: number | undefined): string | null {
+  if (k === undefined || k < 0) return null;
+  let n = 0;
+  for (const s of segs) {
+    if (!s.text?.trim()) continue;
+    if (n === k) return s.id;
+    n++;
+  }
+  return null;
+}
+
+/** A piece's text cut around the sentence being spoken, when the sentence lies in it (whitespace read as one space). */
+export function cutAround(text: string, sentence: string): [string, string, string] | null {
+  const want = sentence.replace(/\s+/g, ' ').trim();
+  const at = want ? text.indexOf(want) : -1;
+  return at < 0 ? null : [text.slice(0, at), want, text.slice(at + want.length)];
+}
+
+/** The most recently left chapter of a book with a remembered place: where "Continue listening" starts. */
+export function latestPlace<T extends { at: number }>(places: ReadonlyMap<number, T | null>): { chapter: number; place: T } | null {
+  let best: { chapter: number; place: T } | null = null;
+  for (const [chapter, place] of places) if (place && (!best || place.at > best.place.at)) best = { chapter, place };
+  return best;
+}
+
 export const bookHash = (book: string, chapter?: number) => `#/audiobook/${book}${chapter === undefined ? '' : `/${chapter}`}`;
 
 /** "83%" */

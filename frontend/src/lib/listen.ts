@@ -57,7 +57,7 @@ export function playerTimings(t: RenderTimings | undefined): { chapters: Chapter
   const sentences: Sentence[] = [];
   for (const [i, c] of (t?.chapters ?? []).entries()) {
     chapters.push({ title: c.title || `Chapter ${i + 1}`, start_ms: c.start_ms });
-    for (const s of c.sentences ?? []) sentences.push({ start_ms: s.start_ms, end_ms: s.end_ms, text: s.text });
+    for (const s of c.sentences ?? []) sentences.push({ start_ms: s.start_ms, end_ms: s.end_ms, text: s.text, segment: s.segment });
   }
   // One untitled chapter is no chapter list worth showing.
   return { chapters: chapters.length === 1 && !t?.chapters?.[0].title ? [] : chapters, sentences };

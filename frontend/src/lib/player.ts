@@ -6,7 +6,8 @@
 export type Chapter = { title: string; start_ms: number };
 
 /** A sentence spoken from start_ms until end_ms (the renderer's timings). */
-export type Sentence = { start_ms: number; end_ms: number; text: string };
+/** A sentence on the timeline; a book chapter's also says which of the chapter's spoken segments it is in. */
+export type Sentence = { start_ms: number; end_ms: number; text: string; segment?: number };
 
 export const MIN_SPEED = 0.5;
 export const MAX_SPEED = 3;
