@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addRegionRequestKindValues, bulkRegionsRequestKindValues, reviewRegionPatchKindValues } from '../src/lib/api.gen';
-import { inReadingOrder, KIND_COLORS, KINDS, kindColor, livePage, magazineApi, parseMagazineHash, progressOf, progressText, toDisplay, type IssueView, type Page, type Step } from '../src/lib/magazine';
+import { regionLabel, inReadingOrder, KIND_COLORS, KINDS, kindColor, livePage, magazineApi, parseMagazineHash, progressOf, progressText, toDisplay, type IssueView, type Page, type Step } from '../src/lib/magazine';
 
 function view(over: Partial<IssueView>): IssueView {
   return { id: 'abc12345', title: 't', status: 'processing', source_key: '', page_count: 3, pages_done: 0, revision: 1, created: '', updated: '', pages: [], ...over };
@@ -81,5 +81,17 @@ describe('magazine api', () => {
     expect(page.regions).toEqual([]);
     expect(inReadingOrder(page)).toEqual([]);
     expect(fetch.mock.calls[0]).toEqual(['api/magazine/abcdefgh12/pages/2', expect.objectContaining({ method: 'GET' })]);
+  });
+});
+
+describe('the split control names regions', () => {
+  it('by page, kind and first words, cut at a word', () => {
+    expect(regionLabel(2, { kind: 'headline', text: 'Storm  Season\nAhead' }, 3)).toBe('p. 2 · headline: “Storm Season Ahead”');
+    expect(regionLabel(1, { kind: 'paragraph', text: 'The harbour authority said on Monday that the new breakwater would open in spring.' }, 2))
+      .toBe('p. 1 · paragraph: “The harbour authority said on Monday…”');
+  });
+  it('by place while its text is not known', () => {
+    expect(regionLabel(4, undefined, 5)).toBe('p. 4 · region 5');
+    expect(regionLabel(4, { kind: 'figure', text: '' }, 5)).toBe('p. 4 · figure 5');
   });
 });

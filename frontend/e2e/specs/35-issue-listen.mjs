@@ -53,6 +53,14 @@ export default async function ({ server, browser }) {
       check((await rows.count()) === 2, 'the dissolved proposal is gone');
       const second = articles.find((a) => a.title === heads[1]);
       const cut = second.regions[2];
+      // The split control names a region by its kind and first words, not its place.
+      const cutRegion = (await api(`/pages/${cut.page}`)).regions.find((r) => r.id === cut.region);
+      const firstWords = cutRegion.text.replace(/\s+/g, ' ').trim().split(' ').slice(0, 2).join(' ');
+      const option = row(heads[1]).getByTestId('split-at').locator(`option[value="${cut.page}|${cut.region}"]`);
+      await waitUntil('the split option names its region', async () => {
+        const label = await option.textContent();
+        return label.includes(`${cutRegion.kind}: “${firstWords}`) ? label : null;
+      }, Boolean, { timeout: SLOW }).catch(async (e) => { throw new Error(`${e.message}: ${await option.textContent()} (want ${cutRegion.kind}: “${firstWords}…)`); });
       await row(heads[1]).getByTestId('split-at').selectOption(`${cut.page}|${cut.region}`);
       await row(heads[1]).getByTestId('split-proposal').click();
       await page.getByRole('status').filter({ hasText: 'Proposal split.' }).waitFor();

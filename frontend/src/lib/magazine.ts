@@ -196,6 +196,16 @@ export function pagesLabel(refs: { page: number }[]): string {
   return `${pages.length === 1 ? 'p.' : 'pp.'} ${runs.join(', ')}`;
 }
 
+/** How a split control names a region: its page, kind and first words,
+ *  "p. 2 · headline: “Storm Season Ahead”" (the words cut at about 40
+ *  characters); by its place when its text is not known. */
+export function regionLabel(page: number, region: { kind?: string; text?: string } | undefined, place: number): string {
+  const words = (region?.text ?? '').replace(/\s+/g, ' ').trim();
+  if (!region || !words) return `p. ${page} · ${region?.kind ?? 'region'} ${place}`;
+  const cut = words.length > 40 ? `${words.slice(0, 40).replace(/\s+\S*$/, '')}…` : words;
+  return `p. ${page} · ${region.kind ?? 'region'}: “${cut}”`;
+}
+
 /** Whether the issue list must keep polling: some issue is still being ingested. */
 export function ingesting(issues: Issue[]): boolean {
   return issues.some((i) => i.status === 'processing' || i.status === 'uploading');
