@@ -31,6 +31,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/issues"
+	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 )
@@ -146,7 +147,7 @@ func ingest(ctx context.Context, args []string, getenv func(string) string, sete
 		return err
 	}
 	defer local.Close()
-	mag, err := magazineapi.New(local.Deps, visionocr.NewSteps(local.Deps))
+	mag, err := magazineapi.New(local.Deps, pipeline.Proposing(visionocr.NewSteps(local.Deps), local.Deps))
 	if err != nil {
 		return err
 	}

@@ -8,5 +8,7 @@ import (
 )
 
 func main() {
-	awsapp.StartStep(func(d *platform.Deps) any { return pipeline.Lambda(pipeline.NewSteps(d).Finalize) })
+	awsapp.StartStep(func(d *platform.Deps) any {
+		return pipeline.Lambda(pipeline.Proposing(pipeline.NewSteps(d), d).Finalize)
+	})
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/lectern/lectern/shared/httpapi/speechapi"
 	"github.com/lectern/lectern/shared/httpapi/voicesapi"
 	"github.com/lectern/lectern/shared/pdf"
+	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/readaloud"
@@ -38,7 +39,7 @@ import (
 
 // All is every feature's module constructor.
 func All() []platform.New {
-	return []platform.New{settingsapi.Module, enginesapi.Module, builtinsapi.Module(pdf.MuPDFVersion), magazineapi.Module(visionocr.NewSteps), reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, ListenModule(), AudiobookModule(), CharactersModule(), jobsapi.Module}
+	return []platform.New{settingsapi.Module, enginesapi.Module, builtinsapi.Module(pdf.MuPDFVersion), magazineapi.Module(proposingSteps), reviewapi.Module, voicesapi.Module, voicesapi.LibraryModule, speechapi.Module, ListenModule(), AudiobookModule(), CharactersModule(), jobsapi.Module}
 }
 
 // ListenModule is listening with the podcast script job asking oaichat.
@@ -55,4 +56,11 @@ func AudiobookModule() platform.New { return audiobookapi.Module(castLLM) }
 // castLLM is the LLM client the audiobook cast job asks.
 func castLLM(base, key, model string, timeout time.Duration, client *http.Client) cast.LLM {
 	return oaichat.New(oaichat.Config{BaseURL: base, APIKey: key, Model: model, Timeout: timeout, HTTPClient: client})
+}
+
+// proposingSteps are the ingest steps as the local runner and the job
+// worker run them: the vision OCR chain, and articles proposed as an issue
+// finishes.
+func proposingSteps(d *platform.Deps) *pipeline.Steps {
+	return pipeline.Proposing(visionocr.NewSteps(d), d)
 }

@@ -16,10 +16,8 @@ import (
 // engines, so that only what reads pages links their client.
 func NewSteps(d *platform.Deps) *Steps {
 	repo := issues.NewRepo(d.Table, d.Clock)
-	proposer := review.New(d.Table, d.Clock)
 	return &Steps{
-		Repo:    repo,
-		Propose: proposer.ProposeWhileIngesting,
+		Repo: repo,
 		Pages: &Pages{
 			Blobs: d.Blobs, Sources: d.Uploads, Splits: repo, Limits: pdf.DefaultLimits(), DPI: DefaultDPI,
 			TextWithRender: !d.Hosted(),
@@ -29,4 +27,13 @@ func NewSteps(d *platform.Deps) *Steps {
 			},
 		},
 	}
+}
+
+// Proposing makes s's Finalize propose the issue's articles (review's
+// ProposeArticles). Only what finishes issues wires it (the Finalize
+// function, the local runner), so the other step functions link no
+// article storage and need no grant for it.
+func Proposing(s *Steps, d *platform.Deps) *Steps {
+	s.Propose = review.New(d.Table, d.Clock).ProposeWhileIngesting
+	return s
 }
