@@ -136,7 +136,7 @@ func (m *Pages) RecognizePage(ctx context.Context, page magazine.Page, engine st
 	}
 	page.Regions = rec.Regions
 	page.Engine = rec.Engine
-	page.EngineNote = note
+	page.EngineNote = joinNotes(rec.Note(), note)
 	page.OCRDPI = ocrDPI
 	page.Order = nil
 	page.HandOrdered = false
