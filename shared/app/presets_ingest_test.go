@@ -243,8 +243,16 @@ func TestDoclingServeIngestedThroughTheWholePipeline(t *testing.T) {
 		t.Fatalf("no table region: %+v", p.Regions)
 	}
 	within(t, "table", table.BBox, [4]float64{139.67, 792 - 454.45, 475.01, 792 - 322.51}, 0.05)
+	// docling's table_cells become the region's cells: two heading rows,
+	// TEDs over three columns, the data row under them.
+	if tb := table.Table; tb == nil || tb.HeaderRows() != 2 || tb.Width() != 8 || fmt.Sprint(tb.Matrix()[0][3:6]) != "[TEDs  ]" || fmt.Sprint(tb.Matrix()[2][:3]) != "[6 6 OTSL HTML]" {
+		t.Errorf("table cells = %+v", table.Table)
+	}
+	if s := magazine.SpokenAs(*table, magazine.Reading{}); !strings.HasPrefix(s, "# enc-la y ers: 6, # dec-la y ers: 6, Language: OTSL HTML, TEDs simple: 0.965 0.969") {
+		t.Errorf("the table is listened to as %q", s)
+	}
 	text := c.approvedText(id, p)
-	for _, want := range []string{"5.1 Hyper Parameter Optimization", "We have chosen the PubTabNet data set", "5.2 Quantitative Results", "Additionally, the results show that OTSL"} {
+	for _, want := range []string{"5.1 Hyper Parameter Optimization", "We have chosen the PubTabNet data set", "6\t6\tOTSL HTML\t0.965 0.969", "5.2 Quantitative Results", "Additionally, the results show that OTSL"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("read-aloud text lacks %q: %q", want, text)
 		}
