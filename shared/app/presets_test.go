@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lectern/lectern/shared/cards"
 	"github.com/lectern/lectern/shared/engines/enginetest"
 	"github.com/lectern/lectern/shared/magazine"
 )
@@ -26,6 +27,16 @@ func TestVisionOCRCardPresetOverHTTP(t *testing.T) {
 	card := `{"kind":"vision-ocr","base_url":"` + dots.URL + `","model":"rednote-hilab/dots.ocr","ocr_preset":"dots-ocr"}`
 	if status, _, b := c.do(http.MethodPut, "/api/engines/layout", []byte(card)); status != http.StatusOK && status != http.StatusCreated {
 		t.Fatalf("card: %d %s", status, b)
+	}
+	// The card shows the prompt its preset sends; docling-serve takes none.
+	if v := c.card("layout"); !strings.HasPrefix(v.OCRPrompt, "Please output the layout information from the PDF image") {
+		t.Errorf("card's ocr_prompt = %q, want dots.ocr's prompt_layout_all_en", v.OCRPrompt)
+	}
+	if status, _, b := c.do(http.MethodPut, "/api/engines/docling", []byte(`{"kind":"vision-ocr-fallback","ocr_preset":"docling"}`)); status != http.StatusCreated && status != http.StatusOK {
+		t.Fatalf("docling card: %d %s", status, b)
+	}
+	if v := c.card("docling"); v.OCRPrompt != "" || v.OCRPreset != "docling" {
+		t.Errorf("docling card: preset %q, prompt %q", v.OCRPreset, v.OCRPrompt)
 	}
 	if status, _, b := c.do(http.MethodPut, "/api/settings", []byte(`{"vision_ocr_url":"`+dots.URL+`"}`)); status != http.StatusOK {
 		t.Fatalf("settings: %d %s", status, b)
@@ -59,4 +70,16 @@ func TestVisionOCRCardPresetOverHTTP(t *testing.T) {
 	if !strings.Contains(spoken.String(), "the network always produces activations") {
 		t.Errorf("spoken text = %q", spoken.String())
 	}
+}
+
+// card is the listed view of the engine card name.
+func (c *apiClient) card(name string) cards.View {
+	c.t.Helper()
+	for _, v := range decode[struct{ Cards []cards.View }](c.t, c.get("/api/engines")).Cards {
+		if v.Name == name {
+			return v
+		}
+	}
+	c.t.Fatalf("no card %s listed", name)
+	return cards.View{}
 }
