@@ -97,7 +97,7 @@ func htmlTable(s string) *Table {
 		}
 	}
 	endRow()
-	if !sawTable {
+	if !sawTable || tooLarge(t.Rows) {
 		return nil
 	}
 	return checkedTable(t.layout().table(oneLine(caption.String())))
@@ -122,6 +122,13 @@ func cellsTable(cells []gridCell) *Table {
 		rows = max(rows, c.row+max(c.rowSpan, 1))
 		cols = max(cols, c.col+max(c.colSpan, 1))
 	}
+	area := 0
+	for _, c := range cells {
+		area += max(c.rowSpan, 1) * max(c.colSpan, 1)
+	}
+	if area > TableMaxRows*TableMaxColumns {
+		return nil
+	}
 	rows, cols = min(rows, TableMaxRows), min(cols, TableMaxColumns)
 	d := dense{owner: make([][]int, rows)}
 	for r := range d.owner {
@@ -142,6 +149,19 @@ func cellsTable(cells []gridCell) *Table {
 		}
 	}
 	return checkedTable(d.table(""))
+}
+
+// tooLarge reports cells whose spans cover more slots than the largest
+// table may have: laying them out would only waste time on an answer no
+// review could edit.
+func tooLarge(rows [][]Cell) bool {
+	area := 0
+	for _, row := range rows {
+		for _, c := range row {
+			area += c.rows() * c.cols()
+		}
+	}
+	return area > TableMaxRows*TableMaxColumns
 }
 
 // checkedTable is t when it is a table of two columns or more within the

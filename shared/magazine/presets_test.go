@@ -259,6 +259,10 @@ func TestOlmOCRBlocksAndPlacement(t *testing.T) {
 		}
 		wantBox(t, r, w.box[0], w.box[1], w.box[2], w.box[3])
 	}
+	// olmOCR's HTML table keeps its cells, <th> as headings.
+	if tb := regions[4].Table; tb == nil || tb.HeaderRows() != 1 || fmt.Sprint(tb.Matrix()) != "[[Year Boats] [1990 12]]" {
+		t.Errorf("olmOCR table cells = %+v", regions[4].Table)
+	}
 }
 
 func FuzzParsePresetAnswer(f *testing.F) {
@@ -275,6 +279,7 @@ func FuzzParsePresetAnswer(f *testing.F) {
 	}
 	f.Add(qwenSpotting, uint8(4), 612.0, 792.0, 1288, 1652)
 	f.Add("---\nrotation_correction: 0\n---\n# T\n\n![x](page_1_2_3_4.png)\n\n<table><tr><td>a", uint8(2), 612.0, 792.0, 0, 0)
+	f.Add(`[{"bbox":[1,1,90,90],"category":"Table","text":"<table><thead><tr><th rowspan=\"900\" colspan=\"2\">h</th><td colspan=\"99\">x</td></tr></thead><tr><td>1</td></tr></table>"}]`, uint8(1), 612.0, 792.0, 1275, 1650)
 	anchors := []TextBlock{
 		{BBox: BBox{72, 60, 400, 40}, Text: "Fig 2B) stimulus duration at the moment of updating", LineCount: 2},
 		{BBox: BBox{72, 700, 20, 10}, Text: "9", LineCount: 1},
@@ -287,6 +292,15 @@ func FuzzParsePresetAnswer(f *testing.F) {
 		}
 		regions, err := ParsePresetAnswer(p, answer, PageGeom{W: pw, H: ph, ImgW: iw, ImgH: ih}, anchors)
 		checkParsed(t, string(p), regions, err, pw, ph, false)
+		for _, r := range regions {
+			if r.Table == nil {
+				continue
+			}
+			// A table's cells are one review can edit, and its text is theirs.
+			if err := r.Table.Check(); err != nil || r.Kind != KindTable || r.Text != r.Table.Text() {
+				t.Fatalf("%s region with cells: %v; text %q, cells' %q", r.Kind, err, r.Text, r.Table.Text())
+			}
+		}
 	})
 }
 
