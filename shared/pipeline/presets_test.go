@@ -367,3 +367,26 @@ func TestTimedOutEngineSaysSo(t *testing.T) {
 		t.Fatalf("engine %s, attempts %+v", rec.Engine, rec.Attempts)
 	}
 }
+
+// Reading a page again in review with olmOCR places its blocks on
+// Tesseract's words, as ingest does (the review's read made no words, so
+// every olmOCR answer failed there as unplaceable).
+func TestRecognizePageWithOlmOCRPlacesItsBlocks(t *testing.T) {
+	f := newStepsFixture(t)
+	_, before := f.ingested(t)
+	olm := newVLLM(t, "---\nprimary_language: en\nis_rotation_valid: True\nrotation_correction: 0\nis_table: False\nis_diagram: False\n---\nWords Tesseract read")
+	tess := scannedWords()
+	chain := OCRChain{Primary: olm.client(t), PrimaryPreset: magazine.PresetOlmOCR, Tesseract: tess, Anchors: tess}
+	f.steps.Pages.OCR = func(context.Context) (OCRChain, error) { return chain, nil }
+	got, err := f.steps.Pages.RecognizePage(t.Context(), before, EngineVisionPrimary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := regionWithText(got, "Words Tesseract read")
+	if got.Engine != EngineVisionPrimary || !ok || olm.Calls() != 1 || tess.calls.Load() != 1 {
+		t.Fatalf("engine %q, region found %v, olmOCR called %d times, tesseract %d; regions %+v", got.Engine, ok, olm.Calls(), tess.calls.Load(), got.Regions)
+	}
+	if r.BBox[0] != 72 || r.BBox[1] != 72 || r.BBox[2] != 300 {
+		t.Errorf("block placed at %v, want Tesseract's line [72 72 300 14]", r.BBox)
+	}
+}
