@@ -66,6 +66,12 @@ func (c *apiClient) readWithCard(url, preset, model string, scan []byte) (string
 	return id, c.page(id, 1)
 }
 
+// preview is the live preview's HTML of page 1.
+func (c *apiClient) preview(id string) string {
+	c.t.Helper()
+	return decode[struct{ HTML string }](c.t, c.get("/api/magazine/"+id+"/pages/1/preview")).HTML
+}
+
 // approvedText groups every region of page 1 (in reading order) into an
 // article, approves it and answers its read-aloud text.
 func (c *apiClient) approvedText(id string, p magazineapi.PageView) string {
@@ -134,6 +140,9 @@ func TestDotsOCRIngestedThroughTheWholePipeline(t *testing.T) {
 		t.Errorf("last paragraph %s %q: want its Markdown emphasis gone and its LaTeX kept", last.Kind, last.Text)
 	}
 	within(t, "last paragraph", last.BBox, dotsPt(649, 1283, 1138, 1510), 0.5)
+	if html := c.preview(id); !strings.Contains(html, ">2 Towards Reducing Internal Covariate Shift</h3>") || !strings.Contains(html, "In Sec. 4.2, we apply Batch Normalization") {
+		t.Errorf("preview = %s", html)
+	}
 	text := c.approvedText(id, p)
 	for _, want := range []string{"not have to readjust", "2 Towards Reducing Internal Covariate Shift", "In Sec. 4.2, we apply Batch Normalization", "the network always produces activations"} {
 		if !strings.Contains(text, want) {
@@ -179,6 +188,9 @@ func TestOlmOCRIngestedThroughTheWholePipeline(t *testing.T) {
 		if r.Kind != magazine.KindParagraph || r.BBox[1] < tops[i]-4 || r.BBox[1] > tops[i]+4 || r.BBox[0] < 68 || r.BBox[0] > 76 {
 			t.Errorf("%q: %s at %.1f, want a paragraph at left 72, top %.1f (where it is printed)", start, r.Kind, r.BBox, tops[i])
 		}
+	}
+	if html := c.preview(id); !strings.Contains(html, "Fig 2B) stimulus duration") || strings.Contains(html, "primary_language") {
+		t.Errorf("preview = %s", html)
 	}
 	text := c.approvedText(id, p)
 	for _, want := range []string{"Fig 2B) stimulus duration", "working memory system", "Decision-making. As for decision-making", "Boundary-updating. After having experienced"} {
@@ -251,6 +263,12 @@ func TestDoclingServeIngestedThroughTheWholePipeline(t *testing.T) {
 	if s := magazine.SpokenAs(*table, magazine.Reading{}); !strings.HasPrefix(s, "# enc-la y ers: 6, # dec-la y ers: 6, Language: OTSL HTML, TEDs simple: 0.965 0.969") {
 		t.Errorf("the table is listened to as %q", s)
 	}
+	html := c.preview(id)
+	for _, want := range []string{`class="muted" data-region="` + head.ID + `">Optimized Table Tokenization for Table Structure Recognition</p>`, `<h3 data-region="` + sub.ID + `">5.1 Hyper Parameter Optimization</h3>`, `ph-table" data-region="` + table.ID + `"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("preview lacks %s: %s", want, html)
+		}
+	}
 	text := c.approvedText(id, p)
 	for _, want := range []string{"5.1 Hyper Parameter Optimization", "We have chosen the PubTabNet data set", "6\t6\tOTSL HTML\t0.965 0.969", "5.2 Quantitative Results", "Additionally, the results show that OTSL"} {
 		if !strings.Contains(text, want) {
@@ -287,6 +305,9 @@ func TestQwenVLIngestedThroughTheWholePipeline(t *testing.T) {
 			}
 			within(t, "first line", regionByText(t, p, "AuntieAnne's").BBox, brand, 0.5)
 			within(t, "second line", regionByText(t, p, "CINNAMON SUGAR").BBox, flavour, 0.5)
+			if html := c.preview(id); !strings.Contains(html, "AuntieAnne&#39;s") || !strings.Contains(html, "CINNAMON SUGAR") {
+				t.Errorf("preview = %s", html)
+			}
 			text := c.approvedText(id, p)
 			if !strings.Contains(text, "AuntieAnne's") || !strings.Contains(text, "CINNAMON SUGAR") {
 				t.Errorf("read-aloud text = %q", text)
