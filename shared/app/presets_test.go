@@ -1,63 +1,14 @@
 package app
 
 import (
-	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/lectern/lectern/shared/cards"
+	"github.com/lectern/lectern/shared/engines/enginetest"
 	"github.com/lectern/lectern/shared/magazine"
 )
-
-// dotsStandIn is vLLM serving dots.ocr on 127.0.0.1: it answers chat
-// completions with dots.ocr's recorded answer and keeps what it was asked.
-type dotsStandIn struct {
-	url           string
-	mu            sync.Mutex
-	model, prompt string
-}
-
-func newDotsStandIn(t *testing.T) *dotsStandIn {
-	t.Helper()
-	answer, err := os.ReadFile("../magazine/testdata/engines/dots-ocr-batchnorm-p2.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &dotsStandIn{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model    string `json:"model"`
-			Messages []struct {
-				Content []struct {
-					Type string `json:"type"`
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"messages"`
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		d.mu.Lock()
-		d.model = req.Model
-		for _, m := range req.Messages {
-			for _, c := range m.Content {
-				if c.Type == "text" {
-					d.prompt = c.Text
-				}
-			}
-		}
-		d.mu.Unlock()
-		if r.URL.Path != "/v1/chat/completions" {
-			http.NotFound(w, r)
-			return
-		}
-		writeChatAnswer(w, string(answer))
-	}))
-	t.Cleanup(srv.Close)
-	d.url = srv.URL + "/v1"
-	return d
-}
 
 // TestVisionOCRCardPresetOverHTTP: an engine card names dots.ocr as its
 // preset; the page read again by the vision engine at the card's URL gets
@@ -66,27 +17,35 @@ func newDotsStandIn(t *testing.T) *dotsStandIn {
 func TestVisionOCRCardPresetOverHTTP(t *testing.T) {
 	c := newLocalApp(t)
 	id := ingestSample(t, c)
-	dots := newDotsStandIn(t)
+	dots := enginetest.NewChat(t, recorded(t, "dots-ocr-batchnorm-p2.json"))
 	if status, _, b := c.do(http.MethodPut, "/api/engines/layout", []byte(`{"kind":"tts","ocr_preset":"dots-ocr"}`)); status != http.StatusUnprocessableEntity {
 		t.Fatalf("a preset on a TTS card: %d %s", status, b)
 	}
 	if status, _, b := c.do(http.MethodPut, "/api/engines/layout", []byte(`{"kind":"vision-ocr","ocr_preset":"paddle"}`)); status != http.StatusUnprocessableEntity {
 		t.Fatalf("an unknown preset: %d %s", status, b)
 	}
-	card := `{"kind":"vision-ocr","base_url":"` + dots.url + `","model":"rednote-hilab/dots.ocr","ocr_preset":"dots-ocr"}`
+	card := `{"kind":"vision-ocr","base_url":"` + dots.URL + `","model":"rednote-hilab/dots.ocr","ocr_preset":"dots-ocr"}`
 	if status, _, b := c.do(http.MethodPut, "/api/engines/layout", []byte(card)); status != http.StatusOK && status != http.StatusCreated {
 		t.Fatalf("card: %d %s", status, b)
 	}
-	if status, _, b := c.do(http.MethodPut, "/api/settings", []byte(`{"vision_ocr_url":"`+dots.url+`"}`)); status != http.StatusOK {
+	// The card shows the prompt its preset sends; docling-serve takes none.
+	if v := c.card("layout"); !strings.HasPrefix(v.OCRPrompt, "Please output the layout information from the PDF image") {
+		t.Errorf("card's ocr_prompt = %q, want dots.ocr's prompt_layout_all_en", v.OCRPrompt)
+	}
+	if status, _, b := c.do(http.MethodPut, "/api/engines/docling", []byte(`{"kind":"vision-ocr-fallback","ocr_preset":"docling"}`)); status != http.StatusCreated && status != http.StatusOK {
+		t.Fatalf("docling card: %d %s", status, b)
+	}
+	if v := c.card("docling"); v.OCRPrompt != "" || v.OCRPreset != "docling" {
+		t.Errorf("docling card: preset %q, prompt %q", v.OCRPreset, v.OCRPrompt)
+	}
+	if status, _, b := c.do(http.MethodPut, "/api/settings", []byte(`{"vision_ocr_url":"`+dots.URL+`"}`)); status != http.StatusOK {
 		t.Fatalf("settings: %d %s", status, b)
 	}
 	before := c.page(id, 1)
 	if status, b := c.recognize(id, 1, before.Version, `{"engine":"vision-primary"}`); status != http.StatusOK {
 		t.Fatalf("recognize: %d %s", status, b)
 	}
-	dots.mu.Lock()
-	model, prompt := dots.model, dots.prompt
-	dots.mu.Unlock()
+	model, prompt, _ := dots.Asked()
 	if model != "rednote-hilab/dots.ocr" || !strings.HasPrefix(prompt, "Please output the layout information from the PDF image") {
 		t.Errorf("the engine was asked for model %q with %q", model, prompt)
 	}
@@ -111,4 +70,16 @@ func TestVisionOCRCardPresetOverHTTP(t *testing.T) {
 	if !strings.Contains(spoken.String(), "the network always produces activations") {
 		t.Errorf("spoken text = %q", spoken.String())
 	}
+}
+
+// card is the listed view of the engine card name.
+func (c *apiClient) card(name string) cards.View {
+	c.t.Helper()
+	for _, v := range decode[struct{ Cards []cards.View }](c.t, c.get("/api/engines")).Cards {
+		if v.Name == name {
+			return v
+		}
+	}
+	c.t.Fatalf("no card %s listed", name)
+	return cards.View{}
 }

@@ -155,6 +155,9 @@ type View struct {
 	URLSource     string `json:"url_source" enum:"card,default,missing"`
 	DockerURL     string `json:"docker_url"`
 	KeyConfigured bool   `json:"key_configured" doc:"true when engine_api_keys holds a key for this card"`
+	// OCRPrompt shows what the card's preset asks its model, so the user
+	// can check it is the prompt the model was trained on.
+	OCRPrompt string `json:"ocr_prompt,omitempty" doc:"vision OCR cards: the prompt the card's preset sends with each page image (none for docling, which takes no prompt)"`
 }
 
 // Validate checks a card before anything is stored.
@@ -348,6 +351,11 @@ func (s *Service) card(ctx context.Context, name string) (Card, error) {
 
 func (s *Service) view(c Card, cfg settings.Settings) View {
 	v := View{Card: c, KeyConfigured: cfg.EngineAPIKeys[c.Name] != ""}
+	if c.Kind == KindVisionOCR || c.Kind == KindVisionOCRFallback {
+		if p, ok := magazine.ParseVisionPreset(c.OCRPreset); ok {
+			v.OCRPrompt = p.Prompt()
+		}
+	}
 	switch {
 	case c.BaseURL != "":
 		v.URL, v.URLSource = c.BaseURL, "card"

@@ -40,9 +40,12 @@ type doclingItem struct {
 	Text string `json:"text"`
 	Data *struct {
 		TableCells []struct {
-			Text     string `json:"text"`
-			StartRow int    `json:"start_row_offset_idx"`
-			StartCol int    `json:"start_col_offset_idx"`
+			Text         string `json:"text"`
+			StartRow     int    `json:"start_row_offset_idx"`
+			StartCol     int    `json:"start_col_offset_idx"`
+			RowSpan      int    `json:"row_span"`
+			ColSpan      int    `json:"col_span"`
+			ColumnHeader bool   `json:"column_header"`
 		} `json:"table_cells"`
 	} `json:"data"`
 }
@@ -176,7 +179,11 @@ func parseDocling(answer string, g PageGeom) ([]Region, error) {
 			if HasRepetitionLoop(text) {
 				return nil, ErrRepetitionLoop
 			}
-			cands = append(cands, presetRegion(len(cands), k, BBox{x0, y0, x1 - x0, y1 - y0}, text, false))
+			r := presetRegion(len(cands), k, BBox{x0, y0, x1 - x0, y1 - y0}, text, false)
+			if k == KindTable && it.Data != nil {
+				r = withTable(r, doclingTable(it))
+			}
+			cands = append(cands, r)
 			break // one region per item: its first box on the page
 		}
 	}
@@ -184,6 +191,16 @@ func parseDocling(answer string, g PageGeom) ([]Region, error) {
 		return nil, ErrNoRegions
 	}
 	return cands, nil
+}
+
+// doclingTable is a table's cells on their grid, column headers as
+// headings.
+func doclingTable(it *doclingItem) *Table {
+	cells := make([]gridCell, len(it.Data.TableCells))
+	for i, c := range it.Data.TableCells {
+		cells[i] = gridCell{row: c.StartRow, col: c.StartCol, rowSpan: c.RowSpan, colSpan: c.ColSpan, text: c.Text, header: c.ColumnHeader}
+	}
+	return cellsTable(cells)
 }
 
 // doclingTableText is a table's cells as Lectern's table text; a spanning

@@ -274,8 +274,10 @@ func classifyLines(regions []Region, g PageGeom) []Region {
 // presetRegion is region number i (0-based) of an adapter's answer, its
 // text cleaned for its kind (Markdown read as plain text when md).
 func presetRegion(i int, k Kind, box BBox, text string, md bool) Region {
+	var table *Table
 	switch k {
 	case KindTable:
+		table = htmlTable(text)
 		text = htmlTableText(text)
 	case KindFigure, KindImage, KindChart:
 		if strings.HasPrefix(strings.TrimSpace(text), "<") {
@@ -287,7 +289,7 @@ func presetRegion(i int, k Kind, box BBox, text string, md bool) Region {
 		}
 	}
 	text = strings.TrimSpace(text)
-	r := Region{ID: "r" + strconv.Itoa(i+1), Kind: k, BBox: box, Text: text, OriginalText: text}
+	r := withTable(Region{ID: "r" + strconv.Itoa(i+1), Kind: k, BBox: box, Text: text, OriginalText: text}, table)
 	if k == KindSubhead && isURLOnly(text) {
 		r.Kind = KindParagraph
 	}

@@ -2,6 +2,7 @@ package magazine
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -179,7 +180,7 @@ func TestDoclingRecordedDocumentBecomesRegions(t *testing.T) {
 		{KindParagraph, "order to compute the TED score.", 134.76, 792 - 673.13, 480.6, 792 - 639.92},
 		{KindSubhead, "5.1 Hyper Parameter Optimization", 134.76, 792 - 622.84, 318.45, 792 - 613.62},
 		{KindParagraph, "We have chosen the PubTabNet data set", 134.76, 792 - 606.47, 480.6, 792 - 536.93},
-		{KindTable, "# enc-la y ers\t# dec-la y ers\tLanguage\tTEDs\tmAP\tInference\nsimple\tcomplex\t(0.75)\ttime (secs)", 139.67, 792 - 454.45, 475.01, 792 - 322.51},
+		{KindTable, "# enc-la y ers\t# dec-la y ers\tLanguage\tTEDs\tmAP\tInference\nsimple\tcomplex\tall\t(0.75)\ttime (secs)\n6\t6\tOTSL HTML\t0.965 0.969\t0.934 0.927\t0.955 0.955\t0.88 0.857\t2.73 5.39", 139.67, 792 - 454.45, 475.01, 792 - 322.51},
 		{KindCaption, "Table 1. HPO performed in OTSL", 134.76, 792 - 518.26, 480.6, 792 - 464.76},
 		{KindSubhead, "5.2 Quantitative Results", 134.76, 792 - 283.88, 264.41, 792 - 274.65},
 		{KindParagraph, "We picked the model parameter configuration", 134.76, 792 - 267.51, 480.72, 792 - 174.53},
@@ -258,6 +259,10 @@ func TestOlmOCRBlocksAndPlacement(t *testing.T) {
 		}
 		wantBox(t, r, w.box[0], w.box[1], w.box[2], w.box[3])
 	}
+	// olmOCR's HTML table keeps its cells, <th> as headings.
+	if tb := regions[4].Table; tb == nil || tb.HeaderRows() != 1 || fmt.Sprint(tb.Matrix()) != "[[Year Boats] [1990 12]]" {
+		t.Errorf("olmOCR table cells = %+v", regions[4].Table)
+	}
 }
 
 func FuzzParsePresetAnswer(f *testing.F) {
@@ -274,6 +279,7 @@ func FuzzParsePresetAnswer(f *testing.F) {
 	}
 	f.Add(qwenSpotting, uint8(4), 612.0, 792.0, 1288, 1652)
 	f.Add("---\nrotation_correction: 0\n---\n# T\n\n![x](page_1_2_3_4.png)\n\n<table><tr><td>a", uint8(2), 612.0, 792.0, 0, 0)
+	f.Add(`[{"bbox":[1,1,90,90],"category":"Table","text":"<table><thead><tr><th rowspan=\"900\" colspan=\"2\">h</th><td colspan=\"99\">x</td></tr></thead><tr><td>1</td></tr></table>"}]`, uint8(1), 612.0, 792.0, 1275, 1650)
 	anchors := []TextBlock{
 		{BBox: BBox{72, 60, 400, 40}, Text: "Fig 2B) stimulus duration at the moment of updating", LineCount: 2},
 		{BBox: BBox{72, 700, 20, 10}, Text: "9", LineCount: 1},
@@ -286,5 +292,45 @@ func FuzzParsePresetAnswer(f *testing.F) {
 		}
 		regions, err := ParsePresetAnswer(p, answer, PageGeom{W: pw, H: ph, ImgW: iw, ImgH: ih}, anchors)
 		checkParsed(t, string(p), regions, err, pw, ph, false)
+		for _, r := range regions {
+			if r.Table == nil {
+				continue
+			}
+			// A table's cells are one review can edit, and its text is theirs.
+			if err := r.Table.Check(); err != nil || r.Kind != KindTable || r.Text != r.Table.Text() {
+				t.Fatalf("%s region with cells: %v; text %q, cells' %q", r.Kind, err, r.Text, r.Table.Text())
+			}
+		}
 	})
+}
+
+// An engine's HTML table (dots.ocr and olmOCR answer tables so) keeps its
+// cells: headings from <thead>/<th>, spans, the caption.
+func TestHTMLTableKeepsCells(t *testing.T) {
+	answer := `[{"bbox":[100,100,1100,400],"category":"Table","text":"<table><caption>Table 2. Results</caption><thead><tr><th rowspan=\"2\">Model</th><th colspan=\"2\">TEDs</th></tr><tr><th>simple</th><th>complex</th></tr></thead><tbody><tr><td>OTSL</td><td>0.965</td><td>0.934</td></tr><tr><td>HTML</td><td>0.969</td><td>0.927</td></tr></tbody></table>"}]`
+	regions, err := ParsePresetAnswer(PresetDotsOCR, answer, PageGeom{W: 612, H: 792, ImgW: 1275, ImgH: 1650}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := regions[0]
+	if r.Kind != KindTable || r.Table == nil {
+		t.Fatalf("region %s with table %v", r.Kind, r.Table)
+	}
+	if got := r.Table.Matrix(); fmt.Sprint(got) != "[[Model TEDs ] [ simple complex] [OTSL 0.965 0.934] [HTML 0.969 0.927]]" || r.Table.HeaderRows() != 2 || r.Table.Caption != "Table 2. Results" {
+		t.Errorf("matrix %q, %d heading rows, caption %q", got, r.Table.HeaderRows(), r.Table.Caption)
+	}
+	if r.Text != r.Table.Text() {
+		t.Errorf("text %q is not the cells' text %q", r.Text, r.Table.Text())
+	}
+	if s := SpokenAs(r, Reading{}); !strings.Contains(s, "Model: OTSL, TEDs simple: 0.965, TEDs complex: 0.934.") {
+		t.Errorf("spoken = %q", s)
+	}
+	if !strings.Contains(r.Table.Markdown(), "| OTSL | 0.965 | 0.934 |") {
+		t.Errorf("markdown = %q", r.Table.Markdown())
+	}
+	// Not a table of two columns: the region keeps its text, no cells.
+	one, err := ParsePresetAnswer(PresetDotsOCR, `[{"bbox":[1,1,100,100],"category":"Table","text":"<table><tr><td>alone</td></tr></table>"}]`, PageGeom{W: 612, H: 792, ImgW: 1275, ImgH: 1650}, nil)
+	if err != nil || one[0].Table != nil || one[0].Text != "alone" {
+		t.Errorf("one-cell table: %+v, %v", one, err)
+	}
 }

@@ -3,22 +3,18 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"image/png"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/lectern/lectern/shared/engines/docling"
+	"github.com/lectern/lectern/shared/engines/enginetest"
 	"github.com/lectern/lectern/shared/engines/oaichat"
 	"github.com/lectern/lectern/shared/engines/tesseract"
 	"github.com/lectern/lectern/shared/magazine"
@@ -40,64 +36,29 @@ func recordedAnswer(t *testing.T, name string) string {
 	return string(b)
 }
 
-// vllmEngine is a chat-completions server answering every call with answer;
-// it records the prompt and image of the last request.
+// vllmEngine is vLLM's chat completions on 127.0.0.1 (enginetest.Chat)
+// answering every call with one answer, and a client for it.
 type vllmEngine struct {
-	answer string
-	calls  atomic.Int32
-	prompt atomic.Value // string
-	image  atomic.Value // []byte, decoded from the data URL
+	*enginetest.Chat
+	c *oaichat.Client
 }
 
-func (e *vllmEngine) client(t *testing.T) *oaichat.Client {
+func newVLLM(t *testing.T, answer string) *vllmEngine {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		e.calls.Add(1)
-		if r.URL.Path != "/v1/chat/completions" {
-			http.NotFound(w, r)
-			return
-		}
-		var req struct {
-			Messages []struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"messages"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		for _, m := range req.Messages {
-			var parts []struct {
-				Type     string `json:"type"`
-				Text     string `json:"text"`
-				ImageURL struct {
-					URL string `json:"url"`
-				} `json:"image_url"`
-			}
-			if json.Unmarshal(m.Content, &parts) != nil {
-				continue
-			}
-			for _, p := range parts {
-				switch p.Type {
-				case "text":
-					e.prompt.Store(p.Text)
-				case "image_url":
-					if _, data, ok := strings.Cut(p.ImageURL.URL, ";base64,"); ok {
-						b, _ := base64.StdEncoding.DecodeString(data)
-						e.image.Store(b)
-					}
-				}
-			}
-		}
-		reply(w, e.answer)
-	}))
-	t.Cleanup(srv.Close)
-	return oaichat.New(oaichat.Config{BaseURL: srv.URL + "/v1", Model: "served", Timeout: 5 * time.Second, MaxRetries: -1})
+	e := enginetest.NewChat(t, answer)
+	return &vllmEngine{e, oaichat.New(oaichat.Config{BaseURL: e.URL, Model: "served", Timeout: 5 * time.Second, MaxRetries: -1})}
 }
+
+func (e *vllmEngine) client(*testing.T) *oaichat.Client { return e.c }
 
 func (e *vllmEngine) lastPrompt() string {
-	s, _ := e.prompt.Load().(string)
-	return s
+	_, p, _ := e.Asked()
+	return p
+}
+
+func (e *vllmEngine) sentImage() []byte {
+	_, _, img := e.Asked()
+	return img
 }
 
 // renderPage draws a one-page PDF at dpi as PNG.
@@ -119,7 +80,7 @@ func previewOf(regions []magazine.Region) string {
 }
 
 func TestDotsOCRThroughTheChain(t *testing.T) {
-	e := &vllmEngine{answer: recordedAnswer(t, "dots-ocr-batchnorm-p2.json")}
+	e := newVLLM(t, recordedAnswer(t, "dots-ocr-batchnorm-p2.json"))
 	in := page()
 	in.Render = PageImage{PNG: []byte("page png"), Width: 1224, Height: 1584, DPI: 144}
 	rec, err := OCRChain{Primary: e.client(t), PrimaryPreset: magazine.PresetDotsOCR}.Recognize(context.Background(), in)
@@ -132,7 +93,7 @@ func TestDotsOCRThroughTheChain(t *testing.T) {
 	if p := e.lastPrompt(); !strings.HasPrefix(p, "Please output the layout information from the PDF image") {
 		t.Errorf("prompt sent = %q, want dots.ocr's prompt_layout_all_en", p)
 	}
-	if img, _ := e.image.Load().([]byte); string(img) != "page png" {
+	if img := e.sentImage(); string(img) != "page png" {
 		t.Errorf("image sent = %q, want the page render", img)
 	}
 	// The section header sits at [649, 70, 1138, 139] of the 1232x1596 image
@@ -168,8 +129,8 @@ func TestPresetBadAnswersFallBack(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			primary := &vllmEngine{answer: c.answer}
-			fallback := &vllmEngine{answer: goodAnswer}
+			primary := newVLLM(t, c.answer)
+			fallback := newVLLM(t, goodAnswer)
 			in := page()
 			in.Render = PageImage{PNG: []byte("png"), Width: 1224, Height: 1584, DPI: 144}
 			chain := OCRChain{Primary: primary.client(t), PrimaryPreset: magazine.PresetDotsOCR, Fallback: fallback.client(t)}
@@ -191,62 +152,19 @@ func TestPresetBadAnswersFallBack(t *testing.T) {
 	}
 }
 
-// doclingServe speaks docling-serve's convert API; at names the path it
-// serves (others answer 404, as a server of the other API version does).
-func doclingServe(t *testing.T, at string, answer func(w http.ResponseWriter)) (*docling.Client, *atomic.Int32) {
+// doclingServe is docling-serve at path on 127.0.0.1 (enginetest.Docling)
+// and a client for it.
+func doclingServe(t *testing.T, at string, answer func(w http.ResponseWriter)) (*docling.Client, *enginetest.Docling) {
 	t.Helper()
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		if r.Method != http.MethodPost || r.URL.Path != at {
-			http.NotFound(w, r)
-			return
-		}
-		_, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		if err != nil {
-			http.Error(w, "not multipart", http.StatusUnprocessableEntity)
-			return
-		}
-		mr := multipart.NewReader(r.Body, params["boundary"])
-		fields, file := map[string]string{}, []byte(nil)
-		for {
-			p, err := mr.NextPart()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadRequest)
-				return
-			}
-			b, _ := io.ReadAll(p)
-			if p.FormName() == "files" {
-				file = b
-				continue
-			}
-			fields[p.FormName()] = string(b)
-		}
-		if string(file) != "png" || fields["to_formats"] != "json" || fields["from_formats"] != "image" {
-			http.Error(w, `{"detail":"bad request"}`, http.StatusUnprocessableEntity)
-			return
-		}
-		answer(w)
-	}))
-	t.Cleanup(srv.Close)
-	return docling.New(docling.Config{BaseURL: srv.URL + "/v1", Timeout: 5 * time.Second}), &calls
-}
-
-func doclingReply(doc string) func(w http.ResponseWriter) {
-	return func(w http.ResponseWriter) {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"document":{"filename":"page.png","md_content":null,"json_content":`+doc+`},"status":"success","errors":[],"processing_time":1.5,"timings":{}}`)
-	}
+	d := enginetest.NewDocling(t, at, answer)
+	return docling.New(docling.Config{BaseURL: d.URL, Timeout: 5 * time.Second}), d
 }
 
 func TestDoclingServeThroughTheChain(t *testing.T) {
 	doc := recordedAnswer(t, "docling-2305.03393v1-pg9.json")
 	for _, at := range []string{"/v1/convert/file", "/v1alpha/convert/file"} {
 		t.Run(at, func(t *testing.T) {
-			engine, calls := doclingServe(t, at, doclingReply(doc))
+			engine, served := doclingServe(t, at, enginetest.DoclingReply(doc))
 			rec, err := OCRChain{Primary: engine, PrimaryPreset: magazine.PresetDocling}.Recognize(context.Background(), page())
 			if err != nil {
 				t.Fatal(err)
@@ -254,8 +172,8 @@ func TestDoclingServeThroughTheChain(t *testing.T) {
 			if rec.Engine != EngineVisionPrimary || len(rec.Regions) != 10 {
 				t.Fatalf("engine %s, %d regions", rec.Engine, len(rec.Regions))
 			}
-			if want := map[string]int32{"/v1/convert/file": 1, "/v1alpha/convert/file": 2}[at]; calls.Load() != want {
-				t.Errorf("%d calls, want %d", calls.Load(), want)
+			if want := map[string]int{"/v1/convert/file": 1, "/v1alpha/convert/file": 2}[at]; served.Calls() != want {
+				t.Errorf("%d calls, want %d", served.Calls(), want)
 			}
 			head, sub, table := rec.Regions[0], rec.Regions[3], rec.Regions[5]
 			if head.Kind != magazine.KindFurniture || sub.Kind != magazine.KindSubhead || table.Kind != magazine.KindTable {
@@ -294,7 +212,7 @@ func TestDoclingServeFailuresFallBack(t *testing.T) {
 		{"no json asked back", func(w http.ResponseWriter) {
 			io.WriteString(w, `{"document":{"md_content":"# x","json_content":null},"status":"success","errors":[]}`)
 		}, "vision answer is empty"},
-		{"cut-off document", doclingReply(`{"schema_name":"DoclingDocument","texts":[`), "docling-serve answer is not its convert response"},
+		{"cut-off document", enginetest.DoclingReply(`{"schema_name":"DoclingDocument","texts":[`), "docling-serve answer is not its convert response"},
 		{"server error", func(w http.ResponseWriter) { http.Error(w, `{"detail":"boom"}`, http.StatusInternalServerError) }, "answered 500"},
 	}
 	for _, c := range cases {
@@ -316,7 +234,7 @@ func TestQwenTextSpottingThroughTheChain(t *testing.T) {
 	answer := "```json\n[\n    {\"bbox_2d\": [108, 175, 496, 230], \"text_content\": \"AuntieAnne's\"},\n    {\"bbox_2d\": [49, 429, 252, 450], \"text_content\": \"CINNAMON SUGAR\"}\n]\n```"
 	for _, preset := range []magazine.VisionPreset{magazine.PresetQwen25VL, magazine.PresetQwen3VL} {
 		t.Run(string(preset), func(t *testing.T) {
-			e := &vllmEngine{answer: answer}
+			e := newVLLM(t, answer)
 			in := page()
 			in.Render = PageImage{PNG: []byte("png"), Width: 1288, Height: 1652, DPI: 150} // multiples of 28
 			rec, err := OCRChain{Primary: e.client(t), PrimaryPreset: preset}.Recognize(context.Background(), in)
@@ -383,7 +301,7 @@ func TestOlmOCRPlacedOnTesseractsWords(t *testing.T) {
 			return renderPage(t, data, tesseract.RecommendedDPI), nil
 		},
 	}
-	e := &vllmEngine{answer: answer}
+	e := newVLLM(t, answer)
 	tess := &countingTesseract{}
 	rec, err := OCRChain{Primary: e.client(t), PrimaryPreset: magazine.PresetOlmOCR, Anchors: tess, Tesseract: tess}.Recognize(context.Background(), in)
 	if errors.Is(err, tesseract.ErrNotInstalled) {
@@ -399,7 +317,7 @@ func TestOlmOCRPlacedOnTesseractsWords(t *testing.T) {
 		t.Errorf("prompt = %q", e.lastPrompt())
 	}
 	// olmOCR is sent the page at the 1,288 pixels it was trained on.
-	sent, _ := e.image.Load().([]byte)
+	sent := e.sentImage()
 	if cfg, err := png.DecodeConfig(bytes.NewReader(sent)); err != nil || max(cfg.Width, cfg.Height) != 1288 {
 		t.Errorf("image sent: %+v, %v; want its longest side 1288", cfg, err)
 	}
@@ -437,7 +355,7 @@ func TestTimedOutEngineSaysSo(t *testing.T) {
 		}
 	}))
 	defer slowEngine.Close()
-	fallback := &vllmEngine{answer: goodAnswer}
+	fallback := newVLLM(t, goodAnswer)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	chain := OCRChain{Primary: oaichat.New(oaichat.Config{BaseURL: slowEngine.URL + "/v1", Model: "m", Timeout: 10 * time.Second, MaxRetries: -1}), Fallback: fallback.client(t)}
@@ -447,5 +365,28 @@ func TestTimedOutEngineSaysSo(t *testing.T) {
 	}
 	if rec.Engine != EngineVisionFallback || len(rec.Attempts) != 1 || !strings.Contains(rec.Attempts[0].Error, "no answer within its share of the step's time") {
 		t.Fatalf("engine %s, attempts %+v", rec.Engine, rec.Attempts)
+	}
+}
+
+// Reading a page again in review with olmOCR places its blocks on
+// Tesseract's words, as ingest does (the review's read made no words, so
+// every olmOCR answer failed there as unplaceable).
+func TestRecognizePageWithOlmOCRPlacesItsBlocks(t *testing.T) {
+	f := newStepsFixture(t)
+	_, before := f.ingested(t)
+	olm := newVLLM(t, "---\nprimary_language: en\nis_rotation_valid: True\nrotation_correction: 0\nis_table: False\nis_diagram: False\n---\nWords Tesseract read")
+	tess := scannedWords()
+	chain := OCRChain{Primary: olm.client(t), PrimaryPreset: magazine.PresetOlmOCR, Tesseract: tess, Anchors: tess}
+	f.steps.Pages.OCR = func(context.Context) (OCRChain, error) { return chain, nil }
+	got, err := f.steps.Pages.RecognizePage(t.Context(), before, EngineVisionPrimary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := regionWithText(got, "Words Tesseract read")
+	if got.Engine != EngineVisionPrimary || !ok || olm.Calls() != 1 || tess.calls.Load() != 1 {
+		t.Fatalf("engine %q, region found %v, olmOCR called %d times, tesseract %d; regions %+v", got.Engine, ok, olm.Calls(), tess.calls.Load(), got.Regions)
+	}
+	if r.BBox[0] != 72 || r.BBox[1] != 72 || r.BBox[2] != 300 {
+		t.Errorf("block placed at %v, want Tesseract's line [72 72 300 14]", r.BBox)
 	}
 }

@@ -66,11 +66,26 @@ type OCRError struct {
 }
 
 func (e *OCRError) Error() string {
-	parts := make([]string, len(e.Attempts))
-	for i, a := range e.Attempts {
+	return "no engine could read the page (" + attemptList(e.Attempts) + ")"
+}
+
+// attemptList names each failed engine with its error.
+func attemptList(attempts []Attempt) string {
+	parts := make([]string, len(attempts))
+	for i, a := range attempts {
 		parts[i] = a.Engine + ": " + a.Error
 	}
-	return "no engine could read the page (" + strings.Join(parts, "; ") + ")"
+	return strings.Join(parts, "; ")
+}
+
+// Note says on the page which engines failed before the one that read it
+// (a vision engine's bad answer is not lost in a fallback); "" when the
+// first engine tried read it.
+func (r Recognition) Note() string {
+	if len(r.Attempts) == 0 {
+		return ""
+	}
+	return "read by " + r.Engine + " after " + attemptList(r.Attempts)
 }
 
 // errNoText: Tesseract read the page and found no text on it.

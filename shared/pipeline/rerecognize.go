@@ -107,15 +107,19 @@ func (m *Pages) RecognizePage(ctx context.Context, page magazine.Page, engine st
 		}
 		rec = Recognition{Regions: layer.regions, Engine: EngineTextLayer}
 	default:
-		in := PageInput{Width: page.Width, Height: page.Height}
-		if engine == EngineTesseract {
-			in.HighRes = func(ctx context.Context) (PageImage, error) {
-				img, err := m.pageImage(ctx, pdfs, page, m.ocrDPI(page))
+		// HighRes is made only when read: for Tesseract, or to place a
+		// boxless vision answer (olmOCR) on Tesseract's words.
+		in := PageInput{Width: page.Width, Height: page.Height, HighRes: func(ctx context.Context) (PageImage, error) {
+			img, err := m.pageImage(ctx, pdfs, page, m.ocrDPI(page))
+			if engine == EngineTesseract {
 				ocrDPI = img.DPI
-				return img, err
 			}
-		} else if in.Render, err = m.Render(ctx, page); err != nil {
-			return page, err
+			return img, err
+		}}
+		if engine != EngineTesseract {
+			if in.Render, err = m.Render(ctx, page); err != nil {
+				return page, err
+			}
 		}
 		if rec, err = chain.Recognize(ctx, in); err != nil {
 			return page, readFailure(ctx, engine, fmt.Sprintf("page %d", page.Number), err)
@@ -136,7 +140,7 @@ func (m *Pages) RecognizePage(ctx context.Context, page magazine.Page, engine st
 	}
 	page.Regions = rec.Regions
 	page.Engine = rec.Engine
-	page.EngineNote = note
+	page.EngineNote = joinNotes(rec.Note(), note)
 	page.OCRDPI = ocrDPI
 	page.Order = nil
 	page.HandOrdered = false

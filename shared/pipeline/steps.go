@@ -349,7 +349,7 @@ func (s *Steps) saveRecognition(ctx context.Context, in PageRef, rec Recognition
 		}
 		p.Regions = rec.Regions
 		p.Engine = rec.Engine
-		p.EngineNote = note
+		p.EngineNote = joinNotes(rec.Note(), note)
 		p.OCRDPI = 0
 		if rec.Engine == EngineTesseract {
 			p.OCRDPI = ocrDPI
@@ -357,6 +357,17 @@ func (s *Steps) saveRecognition(ctx context.Context, in PageRef, rec Recognition
 		p.Order = nil
 		return nil
 	})
+}
+
+// joinNotes joins the non-empty notes into one sentence list.
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // blankRecognition is a page whose render has no ink: no engine is run. A

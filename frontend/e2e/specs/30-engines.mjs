@@ -104,4 +104,35 @@ export default async function ({ server, browser }) {
     check((await section.getByRole('listitem').count()) === 6, 'Settings shows the six built-in engines too');
     await context.close();
   });
+
+  await test('engines: a vision OCR card names its preset, and shows the prompt the preset sends', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const page = await context.newPage();
+    await page.goto(`${server.base}/#/engines`);
+    await page.getByLabel('Name').fill('dots');
+    await page.getByLabel('Kind').selectOption('vision-ocr');
+    await page.getByLabel('OCR preset').selectOption('dots-ocr');
+    await page.getByLabel('Base URL').fill('http://127.0.0.1:8000/v1');
+    await page.getByRole('button', { name: 'Add card' }).click();
+    const card = page.getByRole('listitem', { name: 'Engine dots' });
+    await card.waitFor();
+    check((await card.getByTestId('ocr-preset-dots').innerText()).includes('dots.ocr (vLLM)'), 'the card reads as dots.ocr');
+    const prompt = card.getByTestId('ocr-prompt-dots');
+    await prompt.getByText('Prompt sent with each page').click();
+    const text = await prompt.locator('pre').innerText();
+    check(text.startsWith('Please output the layout information from the PDF image') && text.includes("'Page-footer', 'Page-header', 'Picture'"), `the prompt is dots.ocr's prompt_layout_all_en: ${text.slice(0, 80)}`);
+    const box = await prompt.locator('pre').boundingBox();
+    check(box && box.x >= 0 && box.x + box.width <= 375, `the prompt fits a 375 px screen: ${JSON.stringify(box)}`);
+    await page.screenshot({ path: join(artifacts, 'ocr-preset-prompt-375.png'), fullPage: true });
+
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await card.getByLabel('OCR preset').selectOption('docling');
+    await card.getByRole('button', { name: 'Save card' }).click();
+    await card.getByTestId('ocr-preset-dots').filter({ hasText: 'docling-serve' }).waitFor();
+    // The prompt stays open across the edit.
+    await card.getByTestId('ocr-prompt-dots').getByText('None: docling-serve takes the page image alone.').waitFor();
+    const listed = (await getJSON(`${server.base}/api/engines`)).cards.find((c) => c.name === 'dots');
+    check(listed.ocr_preset === 'docling' && !listed.ocr_prompt, `the API lists the docling card without a prompt: ${JSON.stringify(listed)}`);
+    await context.close();
+  });
 }

@@ -2045,6 +2045,8 @@ export interface components {
              * @enum {string}
              */
             ocr_preset?: "lectern" | "dots-ocr" | "olmocr" | "docling" | "qwen2.5-vl" | "qwen3-vl" | "";
+            /** @description vision OCR cards: the prompt the card's preset sends with each page image (none for docling, which takes no prompt) */
+            ocr_prompt?: string;
             /** @description the URL the server will call; empty when the card needs one */
             url: string;
             /** @enum {string} */
