@@ -148,6 +148,7 @@ func (d *doc) extract() []Character {
 		chars = append(chars, c.character())
 	}
 	chars, said := d.narrator(chars)
+	chars = d.describedCast(chars)
 	countMentions(chars, d.names)
 	for i := range chars {
 		if chars[i].Narrator {

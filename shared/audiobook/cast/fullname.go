@@ -171,8 +171,12 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 	// Emerson's father, "Mrs. Miller" Daisy Miller's mother.
 	fitsBy := func(p phrase, w string, given bool) *group {
 		var fit *group
+		pg := givenGender(p, groups)
 		for _, g := range groups {
 			for _, x := range g.forms {
+				if tg := honorifics[x.P.Title]; !given && tg != "" && pg != "" && tg != pg {
+					continue // Mr. Crawford is not Mary Crawford
+				}
 				if len(x.P.Words) == 1 && !x.P.Article && strings.EqualFold(x.P.Words[0], w) && sameAs(x.P, p, g.gender()) {
 					if fit != nil && fit != g {
 						return nil
@@ -203,6 +207,13 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 		}
 		others := 0
 		for _, q := range bySurname[strings.ToLower(p.Words[1])] {
+			qg := givenGender(q, groups)
+			if qg != "" && gb != "" && qg != gb {
+				continue // Henry Crawford does not make Miss Crawford ambiguous
+			}
+			if qg == "" && givenNameGender(phrase{Words: q.Words}) == "" && !knownBy(groups, q.Words[0]) {
+				continue // "Admiral Crawford": no given name of a person
+			}
 			if !strings.EqualFold(q.Words[0], p.Words[0]) && sameAs(bareForm(b).P, q, gb) {
 				others++
 			}
@@ -223,6 +234,42 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 		}
 	}
 	return out
+}
+
+// givenGender is the gender of a full name's given name ("Mary" of "Mary
+// Crawford"): the lexicon's, else that of the one group known by the given
+// name alone.
+func givenGender(p phrase, groups []*group) string {
+	if g := givenNameGender(p); g != "" || p.Title != "" || p.Article || len(p.Words) < 2 {
+		return g
+	}
+	var fit *group
+	for _, g := range groups {
+		for _, x := range g.forms {
+			if x.P.Title == "" && !x.P.Article && len(x.P.Words) == 1 && strings.EqualFold(x.P.Words[0], p.Words[0]) {
+				if fit != nil && fit != g {
+					return ""
+				}
+				fit = g
+			}
+		}
+	}
+	if fit == nil {
+		return ""
+	}
+	return fit.gender()
+}
+
+// knownBy reports whether a group is known by the bare word w.
+func knownBy(groups []*group, w string) bool {
+	for _, g := range groups {
+		for _, x := range g.forms {
+			if x.P.Title == "" && !x.P.Article && len(x.P.Words) == 1 && strings.EqualFold(x.P.Words[0], w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // titled reports whether a form of g carries the title t.

@@ -1,0 +1,49 @@
+package cast
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestDescribedSpeakersAreCast(t *testing.T) {
+	text := `"Two bottles," said Tom.` + "\n\n" + `"Right away, sir," said the porter.` + "\n\n" +
+		`"And quickly," said Tom.` + "\n\n" + `"As quick as I can," the porter answered.` + "\n"
+	got, _ := speakers(t, text)
+	// The porter, described twice, is a speaker; "the girl" describes
+	// anyone (a named character too), so it is not.
+	want := []string{"Tom", "The Porter", "Tom", "The Porter"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("speakers %q, want %q", got, want)
+	}
+	girl := `"Is it late?" said the girl.` + "\n\n" + `"Very," said Tom.` + "\n\n" + `"Then go," said the girl.` + "\n"
+	if c := castOf(girl); len(c) != 1 {
+		t.Errorf("cast %v, want Tom alone", c)
+	}
+}
+
+func TestDescribedTitleJoinsItsHolder(t *testing.T) {
+	text := `"Welcome," said Count Orsolo.` + "\n\n" + `"Thank you," said Tom.` + "\n\n" +
+		`"More wine," said the count.` + "\n\n" + `"Gladly," said Tom.` + "\n\n" + `"And bread," the count added.` + "\n"
+	got, _ := speakers(t, text)
+	want := []string{"Count Orsolo", "Tom", "Count Orsolo", "Tom", "Count Orsolo"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("speakers %q, want %q", got, want)
+	}
+	if a := castOf(text)["Count Orsolo"].Aliases; !reflect.DeepEqual(a, []string{"The Count"}) {
+		t.Errorf("Count Orsolo's aliases %q, want The Count", a)
+	}
+}
+
+func TestGivenNameJoinsMissSurnameDespiteBrother(t *testing.T) {
+	// Harry Vane is a man: he does not make "Miss Vane" ambiguous, and "Mr.
+	// Vane" is not Clara.
+	text := `"Yes," said Clara.` + "\n\n" + `"No," said Miss Vane.` + "\n\n" + `"Well," said Mr. Vane.` + "\n\n" +
+		`"Come," said Harry. Harry Vane went out; Harry Vane came back. Clara Vane smiled. Clara Vane sat down.` + "\n"
+	c := castOf(text)
+	if a := c["Miss Vane"].Aliases; !reflect.DeepEqual(a, []string{"Clara", "Clara Vane"}) {
+		t.Errorf("Miss Vane's aliases %q, want Clara and Clara Vane (cast %v)", a, c)
+	}
+	if a, ok := c["Mr. Vane"]; !ok || len(a.Aliases) != 0 {
+		t.Errorf("Mr. Vane %v, want a character of his own", a)
+	}
+}
