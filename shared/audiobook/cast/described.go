@@ -61,8 +61,7 @@ func (d *doc) describedCast(chars []Character) []Character {
 		if _, ok := honorifics[noun]; ok {
 			continue // "the colonel" of several colonels: none of them alone
 		}
-		g := desc{Det: "the", Noun: noun}.gender()
-		chars = append(chars, Character{Name: name, Gender: g})
+		chars = append(chars, Character{Name: name, Gender: d.descGender(noun)})
 		known[noun] = true
 	}
 	return chars
@@ -83,6 +82,40 @@ func personNoun(noun string) bool {
 	_, desc := descNouns[noun]
 	return gendered || kin || desc || genericNouns[noun] || strings.HasSuffix(noun, "ed") || strings.HasSuffix(noun, "ing")
 }
+
+// descGender is the gender the pronouns after "the <noun>" say: two
+// thirds of at least two votes ("the mariner … he").
+func (d *doc) descGender(noun string) string {
+	want := "the " + noun
+	m, f := 0, 0
+	lower := strings.ToLower(d.text)
+	for at := 0; ; {
+		k := strings.Index(lower[at:], want)
+		if k < 0 {
+			break
+		}
+		end := at + k + len(want)
+		at = end
+		if end < len(lower) && isLetter(lower[end]) || at-len(want) > 0 && isLetter(lower[at-len(want)-1]) {
+			continue // "the mariners", "bathe mariner"
+		}
+		switch subjectPronounAfter(d.text, end) {
+		case "male":
+			m++
+		case "female":
+			f++
+		}
+	}
+	switch {
+	case m >= 2 && 3*m >= 2*(m+f):
+		return "male"
+	case f >= 2 && 3*f >= 2*(m+f):
+		return "female"
+	}
+	return ""
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // titleHolder is the one character with a name carrying the title noun
 // ("Count Mippipopolous" for "count"), or -1.

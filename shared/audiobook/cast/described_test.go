@@ -15,6 +15,9 @@ func TestDescribedSpeakersAreCast(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("speakers %q, want %q", got, want)
 	}
+	if g := castOf(text + "The porter nodded and then he went. The porter put his cap on.\n")["The Porter"].Gender; g != "male" {
+		t.Errorf("The Porter's gender %q, want male (from the pronouns after him)", g)
+	}
 	girl := `"Is it late?" said the girl.` + "\n\n" + `"Very," said Tom.` + "\n\n" + `"Then go," said the girl.` + "\n"
 	if c := castOf(girl); len(c) != 1 {
 		t.Errorf("cast %v, want Tom alone", c)
