@@ -235,3 +235,16 @@ func TestExtractDialectTitles(t *testing.T) {
 	}
 	t.Fatalf("no Signora Herriton in %+v", chars)
 }
+
+func TestMonsieurAbbreviatedIsATitle(t *testing.T) {
+	// "M." before a surname is Monsieur, as Mme. and Mlle.: the dot does
+	// not end the tag, and the man keeps his title.
+	text := `"Yes," said M. Duval.` + "\n\n" + `"No," said Tom.` + "\n\n" + `"Well," said M. Duval.` + "\n"
+	got, _ := speakers(t, text)
+	if want := []string{"M. Duval", "Tom", "M. Duval"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("speakers %q, want %q", got, want)
+	}
+	if g := castOf(text)["M. Duval"].Gender; g != "male" {
+		t.Errorf("M. Duval's gender %q, want male", g)
+	}
+}
