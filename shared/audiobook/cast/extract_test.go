@@ -248,3 +248,11 @@ func TestMonsieurAbbreviatedIsATitle(t *testing.T) {
 		t.Errorf("M. Duval's gender %q, want male", g)
 	}
 }
+
+func TestBareSurnameIsNamedByItsTitledForm(t *testing.T) {
+	// Tagged mostly by the bare surname, the man is named as annotators
+	// name him, by the title and surname the book also tags him with.
+	text := `"Yes," said Rao.` + "\n\n" + `"No," said Tom.` + "\n\n" + `"Well," said Rao.` + "\n\n" +
+		`"Go," said Rao. "Come," said Mr. Rao.` + "\n\n" + `Mr. Rao came back.` + "\n"
+	wantCast(t, text, map[string][]string{"Mr. Rao": {"Rao"}, "Tom": nil})
+}
