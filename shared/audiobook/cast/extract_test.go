@@ -256,3 +256,21 @@ func TestBareSurnameIsNamedByItsTitledForm(t *testing.T) {
 		`"Go," said Rao. "Come," said Mr. Rao.` + "\n\n" + `Mr. Rao came back.` + "\n"
 	wantCast(t, text, map[string][]string{"Mr. Rao": {"Rao"}, "Tom": nil})
 }
+
+func TestVoteClearShareWinsAgainstTheBookBalance(t *testing.T) {
+	// In a book of men (108 "he" to 18 "she" after names), a man beside
+	// the heroine gets 8 of 12 votes: below the balance bar, a clear share.
+	for _, tc := range []struct {
+		male, female, males, females int
+		want                         string
+	}{
+		{8, 4, 108, 18, "male"},
+		{4, 8, 18, 108, "female"},
+		{4, 3, 108, 18, ""}, // too few votes, too even
+		{6, 6, 108, 18, ""},
+	} {
+		if got := vote(tc.male, tc.female, tc.males, tc.females); got != tc.want {
+			t.Errorf("vote(%d, %d, %d, %d) = %q, want %q", tc.male, tc.female, tc.males, tc.females, got, tc.want)
+		}
+	}
+}
