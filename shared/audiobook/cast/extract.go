@@ -136,6 +136,11 @@ func (d *doc) extract() []Character {
 		if f.Gender == "" && f.Neuter <= f.Male+f.Female {
 			f.Gender = givenNameGender(f.P)
 		}
+		if f.Gender == "" && f.Neuter <= f.Male+f.Female && titles.surname(f.P) {
+			// A bare surname in a novel is a man's (see sameAs): "Hamilton"
+			// of Mr. and Mrs. Hamilton is he.
+			f.Gender = "male"
+		}
 	}
 	apart := d.answering()
 	fam := families(d.text, d.names)
@@ -156,6 +161,15 @@ func (d *doc) extract() []Character {
 		}
 	}
 	return finish(chars)
+}
+
+// surname reports whether p is one bare word the text also writes after a
+// man's surname title ("Mr. Hamilton") at least minTitleUses times.
+func (tc titleCounts) surname(p phrase) bool {
+	if p.Title != "" || p.Article || len(p.Words) != 1 || givenNameGender(p) != "" {
+		return false
+	}
+	return tc[strings.ToLower(p.Words[0])][0] >= minTitleUses
 }
 
 // vote turns the pronoun counts after a name into a gender when they lean

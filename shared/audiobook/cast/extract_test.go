@@ -274,3 +274,19 @@ func TestVoteClearShareWinsAgainstTheBookBalance(t *testing.T) {
 		}
 	}
 }
+
+func TestBareSurnameOfMrIsAMan(t *testing.T) {
+	text := `"Yes," said Hamble.` + "\n\n" + `"No," said Mrs. Hamble.` + "\n\n" + `"Come," said Hamble.` + "\n\n" +
+		`Mr. Hamble had a farm. Mr. Hamble sold it. Mrs. Hamble stayed.` + "\n"
+	c := castOf(text)
+	for _, x := range c {
+		if x.Name == "Hamble" || reflect.DeepEqual(x.Aliases, []string{"Hamble"}) {
+			if x.Gender != "male" {
+				t.Errorf("%s's gender %q, want male (cast %v)", x.Name, x.Gender, c)
+			}
+		}
+	}
+	if g := c["Mrs. Hamble"].Gender; g != "female" {
+		t.Errorf("Mrs. Hamble's gender %q, want female", g)
+	}
+}
