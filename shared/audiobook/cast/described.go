@@ -53,7 +53,7 @@ func (d *doc) describedCast(chars []Character) []Character {
 			continue
 		}
 		name := "The " + strings.ToUpper(noun[:1]) + noun[1:]
-		if i := titleHolder(chars, noun); i >= 0 {
+		if i := d.titleHolder(chars, noun); i >= 0 {
 			chars[i].Aliases = append(chars[i].Aliases, name)
 			sort.Strings(chars[i].Aliases)
 			continue
@@ -118,8 +118,10 @@ func (d *doc) descGender(noun string) string {
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // titleHolder is the one character with a name carrying the title noun
-// ("Count Mippipopolous" for "count"), or -1.
-func titleHolder(chars []Character, noun string) int {
+// ("Count Mippipopolous" for "count"), else the one character whose
+// surname the text writes after that title ("Mr. Losberne" for "the
+// doctor" of a text writing "Doctor Losberne"), or -1.
+func (d *doc) titleHolder(chars []Character, noun string) int {
 	title := noun
 	if t, ok := titleOfNoun[noun]; ok {
 		title = t
@@ -127,10 +129,37 @@ func titleHolder(chars []Character, noun string) int {
 	if _, ok := honorifics[title]; !ok {
 		return -1
 	}
+	isTitle := func(t string) bool { return t == title || t == noun }
 	found := -1
 	for i, c := range chars {
 		for _, x := range c.Names() {
-			if p, ok := parseName(x); ok && p.Title == title {
+			if p, ok := parseName(x); ok && isTitle(p.Title) {
+				if found >= 0 && found != i {
+					return -1
+				}
+				found = i
+			}
+		}
+	}
+	if found >= 0 {
+		return found
+	}
+	surname := ""
+	for _, o := range d.names {
+		if isTitle(o.P.Title) && !o.P.Article && len(o.P.Words) == 1 {
+			if w := strings.ToLower(o.P.Words[0]); surname == "" || surname == w {
+				surname = w
+			} else {
+				return -1 // two doctors
+			}
+		}
+	}
+	if surname == "" {
+		return -1
+	}
+	for i, c := range chars {
+		for _, x := range c.Names() {
+			if p, ok := parseName(x); ok && !p.Article && strings.ToLower(p.Words[len(p.Words)-1]) == surname {
 				if found >= 0 && found != i {
 					return -1
 				}

@@ -50,3 +50,18 @@ func TestGivenNameJoinsMissSurnameDespiteBrother(t *testing.T) {
 		t.Errorf("Mr. Vane %v, want a character of his own", a)
 	}
 }
+
+func TestDescribedTitleJoinsTheSurnameWrittenAfterIt(t *testing.T) {
+	// "the doctor" is Mr. Pell: the text writes Doctor Pell, and no other
+	// doctor.
+	text := `Doctor Pell came in.` + "\n\n" + `"Sit," said Mr. Pell.` + "\n\n" + `"Thank you," said Tom.` + "\n\n" +
+		`"Now rest," said the doctor.` + "\n\n" + `"I will," said Tom.` + "\n\n" + `"Good," the doctor said.` + "\n"
+	got, _ := speakers(t, text)
+	if want := []string{"Mr. Pell", "Tom", "Mr. Pell", "Tom", "Mr. Pell"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("speakers %q, want %q", got, want)
+	}
+	two := text + `Doctor Bayle came too.` + "\n"
+	if a := castOf(two)["Mr. Pell"].Aliases; len(a) != 0 {
+		t.Errorf("with two doctors Mr. Pell's aliases are %q, want none", a)
+	}
+}
