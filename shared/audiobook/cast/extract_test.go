@@ -290,3 +290,18 @@ func TestBareSurnameOfMrIsAMan(t *testing.T) {
 		t.Errorf("Mrs. Hamble's gender %q, want female", g)
 	}
 }
+
+func TestFullNameWrittenOnceJoinsGivenNameAndTitledSurname(t *testing.T) {
+	text := `"Yes," said Nora.` + "\n\n" + `"No," said Tom.` + "\n\n" + `"Well," said Nora.` + "\n\n" +
+		`Nora Pym had come from the north.` + "\n\n" + `"Come," said Miss Pym.` + "\n\n" + `"Why?" said Tom.` + "\n\n" +
+		`"Now," said Miss Pym.` + "\n"
+	wantCast(t, text, map[string][]string{"Nora Pym": {"Miss Pym", "Nora"}, "Tom": nil})
+	// A bare surname, or a given name with its own title, stays apart on
+	// one full name: Sir Tom is not Ward.
+	text = `"Yes," said Sir Tom.` + "\n\n" + `"No," said Ward.` + "\n\n" + `"Well," said Tom.` + "\n\n" +
+		`"Come," said Ward. Tom Ward had come from the north.` + "\n"
+	c := castOf(text)
+	if _, ok := c["Ward"]; !ok {
+		t.Errorf("cast %v, want Ward apart", c)
+	}
+}

@@ -10,6 +10,10 @@ import (
 // name a character tagged by one bare word.
 const minFullUses = 2
 
+// minJoinUses is how often the text must write a full name for it to
+// join a given name's group and a surname's (joinByFullName).
+const minJoinUses = 1
+
 // fullNames gives each group whose best form is one bare word ("Anne",
 // "Denham") the fuller name the text uses most for it: a form of the group
 // or any name phrase of the text ("Anne Elliot", "Mr. Astley") that fits
@@ -155,7 +159,7 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 	var keys []string // deterministic order: most used first
 	bySurname := map[string][]phrase{}
 	for k, p := range phr {
-		if uses[k] >= minFullUses {
+		if uses[k] >= minJoinUses {
 			keys = append(keys, k)
 			s := strings.ToLower(p.Words[1])
 			bySurname[s] = append(bySurname[s], p)
@@ -203,6 +207,13 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 		if a == nil || b == nil || a == b || gone[a] || gone[b] || apart.groups(a, b) {
 			continue
 		}
+		if uses[k] < minFullUses && !(onlyTitled(b) && onlyBare(a)) {
+			// A full name written once joins only a bare given name
+			// ("Adela") and a titled surname ("Miss Quested"): a bare
+			// surname, or a given name with its own title (Sir John),
+			// may be someone else's.
+			continue
+		}
 		ga, gb := a.gender(), b.gender()
 		if ga != "" && gb != "" && ga != gb {
 			continue
@@ -224,9 +235,14 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 			continue
 		}
 		a.forms = append(a.forms, b.forms...)
-		if findForm(a, p) == nil {
-			a.forms = append(a.forms, &form{P: p})
+		f := findForm(a, p)
+		if f == nil {
+			f = &form{P: p}
+			a.forms = append(a.forms, f)
 		}
+		// The full name that joined them names them: annotators name
+		// Adela and Miss Quested "Adela Quested".
+		a.full = f
 		gone[b] = true
 	}
 	out := groups[:0]
@@ -272,6 +288,26 @@ func knownBy(groups []*group, w string) bool {
 		}
 	}
 	return false
+}
+
+// onlyTitled reports whether every form of g carries a surname title.
+func onlyTitled(g *group) bool {
+	for _, f := range g.forms {
+		if f.P.Title == "" || !surnameTitles[f.P.Title] || f.P.Article {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyBare reports whether every form of g is one untitled word.
+func onlyBare(g *group) bool {
+	for _, f := range g.forms {
+		if f.P.Title != "" || f.P.Article || len(f.P.Words) != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // titled reports whether a form of g carries the title t.
