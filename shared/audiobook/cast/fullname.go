@@ -224,7 +224,7 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 			if qg != "" && gb != "" && qg != gb {
 				continue // Henry Crawford does not make Miss Crawford ambiguous
 			}
-			if qg == "" && givenNameGender(phrase{Words: q.Words}) == "" && !knownBy(groups, q.Words[0]) {
+			if qg == "" && givenNameGender(phrase{Words: q.Words}) == "" && !known(groups, q.Words[0]) {
 				continue // "Admiral Crawford": no given name of a person
 			}
 			if !strings.EqualFold(q.Words[0], p.Words[0]) && sameAs(bareForm(b).P, q, gb) {
@@ -261,33 +261,32 @@ func givenGender(p phrase, groups []*group) string {
 	if g := givenNameGender(p); g != "" || p.Title != "" || p.Article || len(p.Words) < 2 {
 		return g
 	}
-	var fit *group
-	for _, g := range groups {
-		for _, x := range g.forms {
-			if x.P.Title == "" && !x.P.Article && len(x.P.Words) == 1 && strings.EqualFold(x.P.Words[0], p.Words[0]) {
-				if fit != nil && fit != g {
-					return ""
-				}
-				fit = g
-			}
-		}
+	if fit, n := knownBy(groups, p.Words[0]); n == 1 {
+		return fit.gender()
 	}
-	if fit == nil {
-		return ""
-	}
-	return fit.gender()
+	return ""
 }
 
-// knownBy reports whether a group is known by the bare word w.
-func knownBy(groups []*group, w string) bool {
+// knownBy is a group known by the bare word w, and how many groups are.
+func knownBy(groups []*group, w string) (*group, int) {
+	var fit *group
+	n := 0
 	for _, g := range groups {
 		for _, x := range g.forms {
 			if x.P.Title == "" && !x.P.Article && len(x.P.Words) == 1 && strings.EqualFold(x.P.Words[0], w) {
-				return true
+				fit = g
+				n++
+				break
 			}
 		}
 	}
-	return false
+	return fit, n
+}
+
+// known reports whether a group is known by the bare word w.
+func known(groups []*group, w string) bool {
+	_, n := knownBy(groups, w)
+	return n > 0
 }
 
 // onlyTitled reports whether every form of g carries a surname title.
