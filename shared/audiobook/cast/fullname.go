@@ -332,9 +332,19 @@ type family struct {
 
 func families(text string, names []occurrence) family {
 	uses := map[string]int{}
+	titleGender := map[string]string{}
 	for _, o := range names {
-		if p := o.P; !p.Article && p.Title == "" && len(p.Words) == 2 && fullForm(p) {
-			uses[strings.ToLower(p.Words[1])+" "+strings.ToLower(p.Words[0])]++
+		p := o.P
+		if p.Article || len(p.Words) != 2 || !fullForm(phrase{Words: p.Words}) || p.Title != "" && p.Title != "mrs" {
+			continue
+		}
+		// "Mrs. Manson Mingott" and "Mrs. Lovell Mingott" are two wives
+		// of the family, told apart by their husbands' given names (a
+		// man's titled full name is the same man: Mr. William Sikes).
+		k := strings.ToLower(p.Words[1]) + " " + strings.ToLower(p.Words[0])
+		uses[k]++
+		if g := honorifics[p.Title]; g != "" {
+			titleGender[k] = g
 		}
 	}
 	fam := family{given: map[string]map[string]string{}, sisters: sistersIn(text)}
@@ -346,7 +356,11 @@ func families(text string, names []occurrence) family {
 		if fam.given[sur] == nil {
 			fam.given[sur] = map[string]string{}
 		}
-		fam.given[sur][given] = givenNames[given]
+		g := givenNames[given]
+		if g == "" {
+			g = titleGender[k]
+		}
+		fam.given[sur][given] = g
 	}
 	return fam
 }
@@ -382,13 +396,14 @@ func sistersIn(text string) map[string]bool {
 }
 
 // shared reports whether the titled surname s ("Mr. Ashby") may be
-// another member of the family of the full name l ("Robert Ashby"): the
+// another member of the family of the full name l ("Robert Ashby", or a
+// wife's "Mrs. Lovell Mingott" for "Mrs. Mingott"): the
 // text writes another given name of that surname whose gender does not
 // exclude the title's (Tom Ashby), or s is "Miss" and the surname is of
 // several sisters. A bare "Mr. Ashby" is then not joined to Robert: the
 // eldest, the father or a brother may be meant.
 func (fam family) shared(s, l phrase) bool {
-	if s.Title == "" || l.Title != "" || len(s.Words) != 1 || len(l.Words) != 2 || !strings.EqualFold(s.Words[0], l.Words[1]) {
+	if s.Title == "" || l.Title != "" && (l.Title != s.Title || l.Title != "mrs") || len(s.Words) != 1 || len(l.Words) != 2 || !strings.EqualFold(s.Words[0], l.Words[1]) {
 		return false
 	}
 	if s.Title == "miss" && fam.sisters[strings.ToLower(s.Words[0])] {
