@@ -354,6 +354,14 @@ func sameAs(s, l phrase, lg string) bool {
 		// A bare surname in a novel is a man's: "Denham" is not Mrs. Denham.
 		return false
 	}
+	if tg, sg := honorifics[l.Title], givenNameGender(s); tg != "" && sg != "" && tg != sg {
+		return false // John Dashwood is not Mrs. John Dashwood
+	}
+	if s.Title != "" && !surnameTitles[s.Title] && l.Title == "" && len(l.Words) > len(s.Words) {
+		// Sir John is not John Dashwood unless the text writes Sir John
+		// Dashwood: a baronet is known by his given name alone.
+		return false
+	}
 	if s.Title == "mrs" && l.Title == "" && len(l.Words) > len(s.Words) {
 		// Mrs. Miller is Daisy Miller's mother more often than Daisy
 		// married: a given name with the surname says a daughter.

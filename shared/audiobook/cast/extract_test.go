@@ -321,3 +321,17 @@ func TestMrsSurnameOfTwoWivesStaysApart(t *testing.T) {
 		t.Errorf("cast %v, want Tom and one Mrs. Hart", c)
 	}
 }
+
+func TestHusbandsNameAndBaronetStayApart(t *testing.T) {
+	// "Mrs. John Hale" is John Hale's wife, not John Hale; and Sir John is
+	// not John Hale, as the text never writes Sir John Hale.
+	text := `"Yes," said Mrs. John Hale.` + "\n\n" + `"No," said Tom.` + "\n\n" + `Later it rained.` + "\n\n" +
+		`"Well," said John Hale.` + "\n\n" + `"Good," said Tom.` + "\n\n" + `Later it stopped.` + "\n\n" +
+		`"Come," said Sir John.` + "\n\n" + `"Why?" said Tom.` + "\n"
+	c := castOf(text)
+	for _, name := range []string{"Mrs. John Hale", "John Hale", "Sir John"} {
+		if x, ok := c[name]; !ok || len(x.Aliases) != 0 {
+			t.Errorf("%s: %v, want a character of its own (cast %v)", name, x, c)
+		}
+	}
+}
