@@ -335,3 +335,11 @@ func TestHusbandsNameAndBaronetStayApart(t *testing.T) {
 		}
 	}
 }
+
+func TestTheTitleJoinsItsOneHolder(t *testing.T) {
+	// The particle of a surname and the short form of a title do not hide
+	// the one Professor or Doctor of the text.
+	text := `"Yes," said the Professor.` + "\n\n" + `"No," said Tom.` + "\n\n" + `"Come," said the Doctor.` + "\n\n" +
+		`"Why?" said Tom. Professor de Moll came. Professor de Moll sat. Dr. Kell rose. Dr. Kell left.` + "\n"
+	wantCast(t, text, map[string][]string{"Professor de Moll": {"The Professor"}, "Dr. Kell": {"The Doctor"}, "Tom": nil})
+}

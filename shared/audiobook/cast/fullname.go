@@ -309,6 +309,20 @@ func onlyBare(g *group) bool {
 	return true
 }
 
+// particleSurname reports whether words are a surname with its particles
+// in lower case ("de Worms", "van der Luyden").
+func particleSurname(words []string) bool {
+	for i, w := range words {
+		if i == len(words)-1 {
+			return capitalised(w)
+		}
+		if !surnameParticles[w] {
+			return false
+		}
+	}
+	return false
+}
+
 // titled reports whether a form of g carries the title t.
 func titled(g *group, t string) bool {
 	for _, f := range g.forms {
@@ -429,7 +443,7 @@ func joinRank(groups []*group, names []occurrence) []*group {
 	uses := map[string]int{}
 	phr := map[string]phrase{}
 	for _, o := range names {
-		if p := o.P; p.Title != "" && !p.Article && (len(p.Words) == 1 || fullForm(phrase{Words: p.Words})) {
+		if p := o.P; p.Title != "" && !p.Article && (len(p.Words) == 1 || fullForm(phrase{Words: p.Words}) || particleSurname(p.Words)) {
 			k := normKey(p.Text)
 			uses[k]++
 			phr[k] = p
@@ -454,10 +468,14 @@ func joinRank(groups []*group, names []occurrence) []*group {
 			continue
 		}
 		title := strings.ToLower(b.P.Words[0])
-		if _, ok := honorifics[title]; !ok || len(byTitle[title]) != 1 {
+		holders := byTitle[title]
+		if t, ok := titleOfNoun[title]; ok {
+			holders = append(holders[:len(holders):len(holders)], byTitle[t]...) // "the Doctor" of Dr. Bull
+		}
+		if _, ok := honorifics[title]; !ok || len(holders) != 1 {
 			continue
 		}
-		k := byTitle[title][0]
+		k := holders[0]
 		if o := owner[k]; o != nil && o != g {
 			if gone[o] {
 				continue
