@@ -235,3 +235,111 @@ func TestExtractDialectTitles(t *testing.T) {
 	}
 	t.Fatalf("no Signora Herriton in %+v", chars)
 }
+
+func TestMonsieurAbbreviatedIsATitle(t *testing.T) {
+	// "M." before a surname is Monsieur, as Mme. and Mlle.: the dot does
+	// not end the tag, and the man keeps his title.
+	text := `"Yes," said M. Duval.` + "\n\n" + `"No," said Tom.` + "\n\n" + `"Well," said M. Duval.` + "\n"
+	got, _ := speakers(t, text)
+	if want := []string{"M. Duval", "Tom", "M. Duval"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("speakers %q, want %q", got, want)
+	}
+	if g := castOf(text)["M. Duval"].Gender; g != "male" {
+		t.Errorf("M. Duval's gender %q, want male", g)
+	}
+}
+
+func TestBareSurnameIsNamedByItsTitledForm(t *testing.T) {
+	// Tagged mostly by the bare surname, the man is named as annotators
+	// name him, by the title and surname the book also tags him with.
+	text := `"Yes," said Rao.` + "\n\n" + `"No," said Tom.` + "\n\n" + `"Well," said Rao.` + "\n\n" +
+		`"Go," said Rao. "Come," said Mr. Rao.` + "\n\n" + `Mr. Rao came back.` + "\n"
+	wantCast(t, text, map[string][]string{"Mr. Rao": {"Rao"}, "Tom": nil})
+}
+
+func TestVoteClearShareWinsAgainstTheBookBalance(t *testing.T) {
+	// In a book of men (108 "he" to 18 "she" after names), a man beside
+	// the heroine gets 8 of 12 votes: below the balance bar, a clear share.
+	for _, tc := range []struct {
+		male, female, males, females int
+		want                         string
+	}{
+		{8, 4, 108, 18, "male"},
+		{4, 8, 18, 108, "female"},
+		{4, 3, 108, 18, ""}, // too few votes, too even
+		{6, 6, 108, 18, ""},
+	} {
+		if got := vote(tc.male, tc.female, tc.males, tc.females); got != tc.want {
+			t.Errorf("vote(%d, %d, %d, %d) = %q, want %q", tc.male, tc.female, tc.males, tc.females, got, tc.want)
+		}
+	}
+}
+
+func TestBareSurnameOfMrIsAMan(t *testing.T) {
+	text := `"Yes," said Hamble.` + "\n\n" + `"No," said Mrs. Hamble.` + "\n\n" + `"Come," said Hamble.` + "\n\n" +
+		`Mr. Hamble had a farm. Mr. Hamble sold it. Mrs. Hamble stayed.` + "\n"
+	c := castOf(text)
+	for _, x := range c {
+		if x.Name == "Hamble" || reflect.DeepEqual(x.Aliases, []string{"Hamble"}) {
+			if x.Gender != "male" {
+				t.Errorf("%s's gender %q, want male (cast %v)", x.Name, x.Gender, c)
+			}
+		}
+	}
+	if g := c["Mrs. Hamble"].Gender; g != "female" {
+		t.Errorf("Mrs. Hamble's gender %q, want female", g)
+	}
+}
+
+func TestFullNameWrittenOnceJoinsGivenNameAndTitledSurname(t *testing.T) {
+	text := `"Yes," said Nora.` + "\n\n" + `"No," said Tom.` + "\n\n" + `"Well," said Nora.` + "\n\n" +
+		`Nora Pym had come from the north.` + "\n\n" + `"Come," said Miss Pym.` + "\n\n" + `"Why?" said Tom.` + "\n\n" +
+		`"Now," said Miss Pym.` + "\n"
+	wantCast(t, text, map[string][]string{"Nora Pym": {"Miss Pym", "Nora"}, "Tom": nil})
+	// A bare surname, or a given name with its own title, stays apart on
+	// one full name: Sir Tom is not Ward.
+	text = `"Yes," said Sir Tom.` + "\n\n" + `"No," said Ward.` + "\n\n" + `"Well," said Tom.` + "\n\n" +
+		`"Come," said Ward. Tom Ward had come from the north.` + "\n"
+	c := castOf(text)
+	if _, ok := c["Ward"]; !ok {
+		t.Errorf("cast %v, want Ward apart", c)
+	}
+}
+
+func TestMrsSurnameOfTwoWivesStaysApart(t *testing.T) {
+	// Two wives of the family are told apart by their husbands' given
+	// names: "Mrs. Hart" may be either, so she joins neither.
+	one := `"Yes," said Mrs. Lovell Hart.` + "\n\n" + `"No," said Tom.` + "\n\n" + `Later she came back.` + "\n\n" +
+		`"Well," said Mrs. Hart.` + "\n\n" + `"Good," said Tom.` + "\n\n" + `"Come," said Mrs. Lovell Hart.` + "\n"
+	text := one + "\n" + `Mrs. Manson Hart came in. Mrs. Manson Hart sat down.` + "\n"
+	c := castOf(text)
+	if _, ok := c["Mrs. Hart"]; !ok {
+		t.Errorf("cast %v, want Mrs. Hart apart", c)
+	}
+	// With one wife of that name, Mrs. Hart is she.
+	if c := castOf(one); len(c) != 2 {
+		t.Errorf("cast %v, want Tom and one Mrs. Hart", c)
+	}
+}
+
+func TestHusbandsNameAndBaronetStayApart(t *testing.T) {
+	// "Mrs. John Hale" is John Hale's wife, not John Hale; and Sir John is
+	// not John Hale, as the text never writes Sir John Hale.
+	text := `"Yes," said Mrs. John Hale.` + "\n\n" + `"No," said Tom.` + "\n\n" + `Later it rained.` + "\n\n" +
+		`"Well," said John Hale.` + "\n\n" + `"Good," said Tom.` + "\n\n" + `Later it stopped.` + "\n\n" +
+		`"Come," said Sir John.` + "\n\n" + `"Why?" said Tom.` + "\n"
+	c := castOf(text)
+	for _, name := range []string{"Mrs. John Hale", "John Hale", "Sir John"} {
+		if x, ok := c[name]; !ok || len(x.Aliases) != 0 {
+			t.Errorf("%s: %v, want a character of its own (cast %v)", name, x, c)
+		}
+	}
+}
+
+func TestTheTitleJoinsItsOneHolder(t *testing.T) {
+	// The particle of a surname and the short form of a title do not hide
+	// the one Professor or Doctor of the text.
+	text := `"Yes," said the Professor.` + "\n\n" + `"No," said Tom.` + "\n\n" + `"Come," said the Doctor.` + "\n\n" +
+		`"Why?" said Tom. Professor de Moll came. Professor de Moll sat. Dr. Kell rose. Dr. Kell left.` + "\n"
+	wantCast(t, text, map[string][]string{"Professor de Moll": {"The Professor"}, "Dr. Kell": {"The Doctor"}, "Tom": nil})
+}

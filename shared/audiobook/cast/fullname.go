@@ -10,12 +10,18 @@ import (
 // name a character tagged by one bare word.
 const minFullUses = 2
 
+// minJoinUses is how often the text must write a full name for it to
+// join a given name's group and a surname's (joinByFullName).
+const minJoinUses = 1
+
 // fullNames gives each group whose best form is one bare word ("Anne",
 // "Denham") the fuller name the text uses most for it: a form of the group
 // or any name phrase of the text ("Anne Elliot", "Mr. Astley") that fits
 // this group alone and not a group of the other gender. Annotators, and
 // listeners, know a character by the full name the book gives; a lone
-// given name or surname is often shared.
+// given name or surname is often shared. A titled surname the group is
+// tagged with names it however rarely ("Mr. Das" of "Das"): annotators
+// list the titled form more often than the bare one (pdnc-dev +19 lines).
 func fullNames(groups []*group, names []occurrence) {
 	uses := map[string]int{}
 	phr := map[string]phrase{}
@@ -54,7 +60,7 @@ func fullNames(groups []*group, names []occurrence) {
 			if tg := honorifics[p.Title]; p.Title != "" && tg != "" && tg != g.gender() {
 				continue
 			}
-			if bare(g) && (p.Title == "" || n >= uses[normKey(bareForm(g).P.Text)]) {
+			if bare(g) {
 				consider(g, p, n)
 			}
 			continue
@@ -153,7 +159,7 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 	var keys []string // deterministic order: most used first
 	bySurname := map[string][]phrase{}
 	for k, p := range phr {
-		if uses[k] >= minFullUses {
+		if uses[k] >= minJoinUses {
 			keys = append(keys, k)
 			s := strings.ToLower(p.Words[1])
 			bySurname[s] = append(bySurname[s], p)
@@ -171,8 +177,12 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 	// Emerson's father, "Mrs. Miller" Daisy Miller's mother.
 	fitsBy := func(p phrase, w string, given bool) *group {
 		var fit *group
+		pg := givenGender(p, groups)
 		for _, g := range groups {
 			for _, x := range g.forms {
+				if tg := honorifics[x.P.Title]; !given && tg != "" && pg != "" && tg != pg {
+					continue // Mr. Crawford is not Mary Crawford
+				}
 				if len(x.P.Words) == 1 && !x.P.Article && strings.EqualFold(x.P.Words[0], w) && sameAs(x.P, p, g.gender()) {
 					if fit != nil && fit != g {
 						return nil
@@ -197,12 +207,26 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 		if a == nil || b == nil || a == b || gone[a] || gone[b] || apart.groups(a, b) {
 			continue
 		}
+		if uses[k] < minFullUses && !(onlyTitled(b) && onlyBare(a)) {
+			// A full name written once joins only a bare given name
+			// ("Adela") and a titled surname ("Miss Quested"): a bare
+			// surname, or a given name with its own title (Sir John),
+			// may be someone else's.
+			continue
+		}
 		ga, gb := a.gender(), b.gender()
 		if ga != "" && gb != "" && ga != gb {
 			continue
 		}
 		others := 0
 		for _, q := range bySurname[strings.ToLower(p.Words[1])] {
+			qg := givenGender(q, groups)
+			if qg != "" && gb != "" && qg != gb {
+				continue // Henry Crawford does not make Miss Crawford ambiguous
+			}
+			if qg == "" && givenNameGender(phrase{Words: q.Words}) == "" && !known(groups, q.Words[0]) {
+				continue // "Admiral Crawford": no given name of a person
+			}
 			if !strings.EqualFold(q.Words[0], p.Words[0]) && sameAs(bareForm(b).P, q, gb) {
 				others++
 			}
@@ -211,9 +235,14 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 			continue
 		}
 		a.forms = append(a.forms, b.forms...)
-		if findForm(a, p) == nil {
-			a.forms = append(a.forms, &form{P: p})
+		f := findForm(a, p)
+		if f == nil {
+			f = &form{P: p}
+			a.forms = append(a.forms, f)
 		}
+		// The full name that joined them names them: annotators name
+		// Adela and Miss Quested "Adela Quested".
+		a.full = f
 		gone[b] = true
 	}
 	out := groups[:0]
@@ -223,6 +252,75 @@ func joinByFullName(groups []*group, names []occurrence, fam family, apart answe
 		}
 	}
 	return out
+}
+
+// givenGender is the gender of a full name's given name ("Mary" of "Mary
+// Crawford"): the lexicon's, else that of the one group known by the given
+// name alone.
+func givenGender(p phrase, groups []*group) string {
+	if g := givenNameGender(p); g != "" || p.Title != "" || p.Article || len(p.Words) < 2 {
+		return g
+	}
+	if fit, n := knownBy(groups, p.Words[0]); n == 1 {
+		return fit.gender()
+	}
+	return ""
+}
+
+// knownBy is a group known by the bare word w, and how many groups are.
+func knownBy(groups []*group, w string) (*group, int) {
+	var fit *group
+	n := 0
+	for _, g := range groups {
+		for _, x := range g.forms {
+			if x.P.Title == "" && !x.P.Article && len(x.P.Words) == 1 && strings.EqualFold(x.P.Words[0], w) {
+				fit = g
+				n++
+				break
+			}
+		}
+	}
+	return fit, n
+}
+
+// known reports whether a group is known by the bare word w.
+func known(groups []*group, w string) bool {
+	_, n := knownBy(groups, w)
+	return n > 0
+}
+
+// onlyTitled reports whether every form of g carries a surname title.
+func onlyTitled(g *group) bool {
+	for _, f := range g.forms {
+		if f.P.Title == "" || !surnameTitles[f.P.Title] || f.P.Article {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyBare reports whether every form of g is one untitled word.
+func onlyBare(g *group) bool {
+	for _, f := range g.forms {
+		if f.P.Title != "" || f.P.Article || len(f.P.Words) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// particleSurname reports whether words are a surname with its particles
+// in lower case ("de Worms", "van der Luyden").
+func particleSurname(words []string) bool {
+	for i, w := range words {
+		if i == len(words)-1 {
+			return capitalised(w)
+		}
+		if !surnameParticles[w] {
+			return false
+		}
+	}
+	return false
 }
 
 // titled reports whether a form of g carries the title t.
@@ -248,9 +346,19 @@ type family struct {
 
 func families(text string, names []occurrence) family {
 	uses := map[string]int{}
+	titleGender := map[string]string{}
 	for _, o := range names {
-		if p := o.P; !p.Article && p.Title == "" && len(p.Words) == 2 && fullForm(p) {
-			uses[strings.ToLower(p.Words[1])+" "+strings.ToLower(p.Words[0])]++
+		p := o.P
+		if p.Article || len(p.Words) != 2 || !fullForm(phrase{Words: p.Words}) || p.Title != "" && p.Title != "mrs" {
+			continue
+		}
+		// "Mrs. Manson Mingott" and "Mrs. Lovell Mingott" are two wives
+		// of the family, told apart by their husbands' given names (a
+		// man's titled full name is the same man: Mr. William Sikes).
+		k := strings.ToLower(p.Words[1]) + " " + strings.ToLower(p.Words[0])
+		uses[k]++
+		if g := honorifics[p.Title]; g != "" {
+			titleGender[k] = g
 		}
 	}
 	fam := family{given: map[string]map[string]string{}, sisters: sistersIn(text)}
@@ -262,7 +370,11 @@ func families(text string, names []occurrence) family {
 		if fam.given[sur] == nil {
 			fam.given[sur] = map[string]string{}
 		}
-		fam.given[sur][given] = givenNames[given]
+		g := givenNames[given]
+		if g == "" {
+			g = titleGender[k]
+		}
+		fam.given[sur][given] = g
 	}
 	return fam
 }
@@ -298,13 +410,14 @@ func sistersIn(text string) map[string]bool {
 }
 
 // shared reports whether the titled surname s ("Mr. Ashby") may be
-// another member of the family of the full name l ("Robert Ashby"): the
+// another member of the family of the full name l ("Robert Ashby", or a
+// wife's "Mrs. Lovell Mingott" for "Mrs. Mingott"): the
 // text writes another given name of that surname whose gender does not
 // exclude the title's (Tom Ashby), or s is "Miss" and the surname is of
 // several sisters. A bare "Mr. Ashby" is then not joined to Robert: the
 // eldest, the father or a brother may be meant.
 func (fam family) shared(s, l phrase) bool {
-	if s.Title == "" || l.Title != "" || len(s.Words) != 1 || len(l.Words) != 2 || !strings.EqualFold(s.Words[0], l.Words[1]) {
+	if s.Title == "" || l.Title != "" && (l.Title != s.Title || l.Title != "mrs") || len(s.Words) != 1 || len(l.Words) != 2 || !strings.EqualFold(s.Words[0], l.Words[1]) {
 		return false
 	}
 	if s.Title == "miss" && fam.sisters[strings.ToLower(s.Words[0])] {
@@ -330,7 +443,7 @@ func joinRank(groups []*group, names []occurrence) []*group {
 	uses := map[string]int{}
 	phr := map[string]phrase{}
 	for _, o := range names {
-		if p := o.P; p.Title != "" && !p.Article && (len(p.Words) == 1 || fullForm(phrase{Words: p.Words})) {
+		if p := o.P; p.Title != "" && !p.Article && (len(p.Words) == 1 || fullForm(phrase{Words: p.Words}) || particleSurname(p.Words)) {
 			k := normKey(p.Text)
 			uses[k]++
 			phr[k] = p
@@ -355,10 +468,14 @@ func joinRank(groups []*group, names []occurrence) []*group {
 			continue
 		}
 		title := strings.ToLower(b.P.Words[0])
-		if _, ok := honorifics[title]; !ok || len(byTitle[title]) != 1 {
+		holders := byTitle[title]
+		if t, ok := titleOfNoun[title]; ok {
+			holders = append(holders[:len(holders):len(holders)], byTitle[t]...) // "the Doctor" of Dr. Bull
+		}
+		if _, ok := honorifics[title]; !ok || len(holders) != 1 {
 			continue
 		}
-		k := byTitle[title][0]
+		k := holders[0]
 		if o := owner[k]; o != nil && o != g {
 			if gone[o] {
 				continue

@@ -66,6 +66,7 @@ var honorifics = map[string]string{
 	"fraulein": "female", "senora": "female", "senorita": "female", "donna": "female",
 	"countess": "female", "baroness": "female", "mistress": "female", "madame": "female",
 	"mme": "female", "mademoiselle": "female", "mlle": "female", "mother": "female",
+	"m":      "male", // "M. Riviere": Monsieur, as Mme and Mlle
 	"sister": "female",
 }
 

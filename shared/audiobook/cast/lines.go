@@ -462,6 +462,8 @@ func isTitleWord(t tok) bool {
 	switch strings.ToLower(t.Text) {
 	case "mr", "mrs", "ms", "dr", "col", "capt", "rev", "mme", "mlle", "st":
 		return t.Word
+	case "m":
+		return t.Text == "M" // M. Riviere: Monsieur
 	}
 	return false
 }

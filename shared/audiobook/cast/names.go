@@ -27,7 +27,7 @@ func (lx *lexicon) nameAt(toks []tok, i int) (phrase, bool) {
 	}
 	if j < len(toks) && toks[j].Word {
 		key := strings.ToLower(toks[j].Text)
-		if _, ok := honorifics[key]; ok && capitalised(toks[j].Text) {
+		if _, ok := honorifics[key]; ok && (capitalised(toks[j].Text) || toks[j].Text == "M") {
 			k := j + 1
 			if k < len(toks) && toks[k].Text == "." {
 				k++
@@ -110,7 +110,7 @@ func titleForm(key string) string {
 	r, n := utf8.DecodeRuneInString(key)
 	s := string(unicode.ToUpper(r)) + key[n:]
 	switch key {
-	case "mr", "mrs", "ms", "dr", "col", "capt", "rev", "mme", "mlle":
+	case "mr", "mrs", "ms", "dr", "col", "capt", "rev", "mme", "mlle", "m":
 		s += "."
 	}
 	return s
