@@ -49,6 +49,11 @@ type occurrence struct {
 	Speaks     bool   // a strong speech verb follows: "Alice said"
 	Answers    bool   // a turn in the talk: Speaks, or "said nothing", "made no answer"
 	Pron       string // gender of the first pronoun after it in its sentence
+	// Subject: the name opens a clause (after a sentence start, a
+	// comma or a conjunction) and is not a possessive, so a pronoun
+	// after it more likely means it than a name in object position
+	// ("Hallward looked at Dorian. "…," he cried").
+	Subject bool
 }
 
 // newDoc reads text and its spans. Spans outside the text are left out.
@@ -483,6 +488,7 @@ func (d *doc) scanNames() []occurrence {
 		}
 		in := q < len(d.lines) && d.lines[q].Span.Start <= start
 		o := occurrence{P: p, Start: start, End: end, InQuote: in, Pron: pronounAfter(toks, p.next)}
+		o.Subject = p.first == 0 || !prepositions[strings.ToLower(toks[p.first-1].Text)]
 		if !in {
 			k := p.next
 			for n := 0; n < 2 && k < len(toks) && isAdverb(toks[k]); n++ {
@@ -496,6 +502,19 @@ func (d *doc) scanNames() []occurrence {
 		i = p.next
 	}
 	return out
+}
+
+// clauseOpeners may stand right before a clause's subject.
+var clauseOpeners = setOf("and", "but", "then", "when", "while", "as", "till", "until", "where",
+	"whereupon", "so", "that", "because", "though", "although", "if", "nor", "or", "yet", "now")
+
+// clauseOpens reports whether toks[k] opens a clause: the text's start, a
+// punctuation mark or a conjunction before it.
+func clauseOpens(toks []tok, k int) bool {
+	if k == 0 || !toks[k-1].Word {
+		return true
+	}
+	return clauseOpeners[strings.ToLower(toks[k-1].Text)]
 }
 
 // noAnswer reports whether toks[k:] read "made no answer/reply" or "did

@@ -263,17 +263,19 @@ func (d *doc) speakerOf(ci *castIndex, att []Attribution, i int, g string) strin
 // antecedent is the nearest character of gender g before line i: named in
 // the narration, or speaking an earlier line.
 func (d *doc) antecedent(ci *castIndex, att []Attribution, i int, g string, not map[string]bool) string {
-	if c := d.nearest(ci, att, i, func(c Character) bool { return c.Gender == g && !c.Narrator && !not[c.Name] }); c != "" || g == "" {
-		return c
+	for _, subj := range []bool{true, false} {
+		if c := d.nearest(ci, att, i, subj, func(c Character) bool { return c.Gender == g && !c.Narrator && !not[c.Name] }); c != "" || g == "" {
+			return c
+		}
 	}
 	// No character of that gender: one whose gender the book does not show.
-	return d.nearest(ci, att, i, func(c Character) bool { return c.Gender == "" && !c.Narrator && !not[c.Name] })
+	return d.nearest(ci, att, i, false, func(c Character) bool { return c.Gender == "" && !c.Narrator && !not[c.Name] })
 }
 
 // nearest is the nearest character that fits before line i: speaking an
-// earlier line or named in the narration, within pronounReach and the
-// chapter.
-func (d *doc) nearest(ci *castIndex, att []Attribution, i int, fits func(Character) bool) string {
+// earlier line or named in the narration (as a clause's subject only, when
+// subj), within pronounReach and the chapter.
+func (d *doc) nearest(ci *castIndex, att []Attribution, i int, subj bool, fits func(Character) bool) string {
 	l := d.lines[i]
 	floor := l.Span.Start - pronounReach
 	bestPos, best := -1, ""
@@ -286,7 +288,7 @@ func (d *doc) nearest(ci *castIndex, att []Attribution, i int, fits func(Charact
 	k := sort.Search(len(d.names), func(k int) bool { return d.names[k].Start >= l.Span.Start })
 	for k--; k >= 0 && d.names[k].Start >= floor && d.names[k].Start > bestPos; k-- {
 		o := d.names[k]
-		if o.InQuote {
+		if o.InQuote || subj && !o.Subject {
 			continue
 		}
 		if c := ci.resolve(o.P); c >= 0 && fits(ci.chars[c]) {
@@ -542,7 +544,7 @@ func (d *doc) mentionFill(ci *castIndex, att []Attribution) {
 		if i > 0 && att[i-1].Speaker != "" && d.lines[i-1].Para != l.Para {
 			not[att[i-1].Speaker] = true
 		}
-		who := d.nearest(ci, att, i, func(c Character) bool { return !c.Narrator && !not[c.Name] })
+		who := d.nearest(ci, att, i, false, func(c Character) bool { return !c.Narrator && !not[c.Name] })
 		if who == "" {
 			continue
 		}

@@ -103,6 +103,10 @@ func TestAttributeRulesPronouns(t *testing.T) {
 		{"a character whose gender the book does not show fits when no other does",
 			`"Tea?" said Pat.` + "\n\n" + `"Yes," she said.` + "\n",
 			[]string{"Pat", "Pat"}},
+		{"a name after a preposition is not the antecedent of a pronoun tag",
+			`"We are late," said Robert.` + "\n\n" + `"Not at all," said Edward.` + "\n\n" +
+				`Robert had waited long. The clock struck twice, and the servant brought a lamp to Edward. "Shall we go?" he asked.` + "\n",
+			[]string{"Robert", "Edward", "Robert"}},
 		{"no character of the pronoun's gender leaves the line unknown",
 			`"Hush," said Mr. Bennet.` + "\n\n" + `"Why?" she asked.` + "\n",
 			[]string{"Mr. Bennet", ""}},
