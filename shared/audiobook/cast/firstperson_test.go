@@ -47,3 +47,14 @@ func TestAttributeRulesConfidence(t *testing.T) {
 		}
 	}
 }
+
+// The narrator acting ("I went to the window.") names the line beside it
+// as a character's name would; a line no rule answers may fall to the
+// narrator like to anyone named before it.
+func TestAttributeRulesNarratorActs(t *testing.T) {
+	cast := []Character{{Name: "Robert Cohn", Gender: "male"}, {Name: "Jake", Gender: "male", Narrator: true}}
+	text := `"Where are you going?" said Robert Cohn.` + "\n\n" +
+		`I went over to the window and looked down at the street for a long while. "Nowhere at all."` + "\n"
+	checkCast(t, text, cast, []string{"Robert Cohn", "Jake"}, []Source{SourceExplicit, SourceParagraph})
+	checkCast(t, strings.Replace(text, "I went", "He went", 1), cast, []string{"Robert Cohn", "Robert Cohn"}, []Source{SourceExplicit, SourceParagraph})
+}

@@ -233,6 +233,20 @@ func (d *doc) subjectAt(ci *castIndex, s, e int) int {
 	if p, ok := d.lx.nameAt(toks, 0); ok && p.first == 0 && !possessive(toks, p.next) {
 		return ci.resolve(p)
 	}
+	// "I went over to the window.": the first-person narrator acts.
+	if len(toks) > 1 && toks[0].Text == "I" && toks[1].Word {
+		return ci.narrator()
+	}
+	return -1
+}
+
+// narrator is the index of the cast's first-person narrator, or -1.
+func (ci *castIndex) narrator() int {
+	for c, ch := range ci.chars {
+		if ch.Narrator {
+			return c
+		}
+	}
 	return -1
 }
 
@@ -544,7 +558,7 @@ func (d *doc) mentionFill(ci *castIndex, att []Attribution) {
 		if i > 0 && att[i-1].Speaker != "" && d.lines[i-1].Para != l.Para {
 			not[att[i-1].Speaker] = true
 		}
-		who := d.nearest(ci, att, i, false, func(c Character) bool { return !c.Narrator && !not[c.Name] })
+		who := d.nearest(ci, att, i, false, func(c Character) bool { return !not[c.Name] })
 		if who == "" {
 			continue
 		}
