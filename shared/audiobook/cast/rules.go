@@ -265,10 +265,11 @@ func lastSentence(toks []tok) []tok {
 }
 
 // speakerOf is the character a pronoun of gender g before line i names:
-// the antecedent, never the one the line speaks to by name.
+// the antecedent, never one the line names (to speak to or of: one seldom
+// names oneself).
 func (d *doc) speakerOf(ci *castIndex, att []Attribution, i int, g string) string {
 	not := map[string]bool{}
-	for _, v := range d.vocatives(ci, i) {
+	for _, v := range d.namedIn(ci, i) {
 		not[v] = true
 	}
 	return d.antecedent(ci, att, i, g, not)
@@ -538,7 +539,7 @@ const (
 )
 
 // mentionFill gives a line no rule answered to the character named (or
-// speaking) last before it, other than one it speaks to and, across
+// speaking) last before it, other than one it names and, across
 // paragraphs, other than the previous line's speaker (a new paragraph is
 // most often a new speaker): a line standing alone after narration is
 // most often said by the one the narration was about.
@@ -552,7 +553,7 @@ func (d *doc) mentionFill(ci *castIndex, att []Attribution) {
 			continue
 		}
 		not := map[string]bool{}
-		for _, v := range d.vocatives(ci, i) {
+		for _, v := range d.namedIn(ci, i) {
 			not[v] = true
 		}
 		if i > 0 && att[i-1].Speaker != "" && d.lines[i-1].Para != l.Para {

@@ -2,6 +2,7 @@ package cast
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -33,6 +34,7 @@ const (
 	wAddressedAfter  = 3.0  // the turn after speaks to the candidate by name
 	wVocative        = 0.05 // the turn speaks to the candidate: not the speaker
 	wActor           = 12.0 // the candidate acts in the narration just before
+	wNamed           = 0.08 // the turn speaks of the candidate by name
 )
 
 // turnLead is the most narration (bytes) before a turn's first line in
@@ -51,6 +53,9 @@ type seqClues struct {
 	gender  string  // gender of the turn's pronoun tag, or ""
 	pronoun bool
 	voc     []string // names the turn speaks to
+	// named: characters the turn speaks of (not to); one seldom speaks
+	// of oneself by name.
+	named []string
 	actor   string
 	// byPronoun: known is a pronoun tag's resolution, which the
 	// conversation may overrule (see overrulePronoun).
@@ -95,6 +100,7 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 			}
 
 			c.voc = append(c.voc, d.vocatives(ci, i)...)
+			c.named = append(c.named, d.namedIn(ci, i)...)
 		}
 		if c.known != "" {
 			count[c.known] += 3
@@ -173,6 +179,9 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 				if v == who {
 					w *= wVocative
 				}
+			}
+			if slices.Contains(cl.named, who) && !slices.Contains(cl.voc, who) {
+				w *= wNamed
 			}
 			if k > 0 {
 				for _, v := range clues[k-1].voc {

@@ -1,6 +1,9 @@
 package cast
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSequenceVocativesAlone(t *testing.T) {
 	// No tag at all: the names spoken to say who answers whom.
@@ -47,4 +50,19 @@ func TestSequenceOverrulesAPronounTag(t *testing.T) {
 		`"And the tea?"`+"\n",
 		cast, []string{"Tom", "Mary", "Tom", "Mary", "Tom"},
 		[]Source{SourceExplicit, SourceExplicit, SourcePronoun, SourceExplicit, SourceTurn})
+}
+
+// A turn that speaks of a character by name is seldom theirs: the line
+// alternation would give back to Tom goes to the third person of the talk.
+func TestSequenceNamedIsNotTheSpeaker(t *testing.T) {
+	text := `"Good morning," said Jack.` + "\n\n" + `"Hello," said Tom.` + "\n\n" + `"Hello," said Mary.` + "\n\n" +
+		`"I have not seen Tom since Monday."` + "\n"
+	got, att := speakers(t, text)
+	if got[3] != "Jack" || att[3].Source != SourceTurn {
+		t.Fatalf("speakers %q, last line %+v; want Jack by turn", got, att[3])
+	}
+	got, _ = speakers(t, strings.Replace(text, "seen Tom", "seen him", 1))
+	if got[3] != "Tom" {
+		t.Fatalf("speakers %q: without the name the turn should alternate back to Tom", got)
+	}
 }

@@ -50,3 +50,17 @@ func vocativeAt(text string, s, e, ns, ne int) bool {
 	r, _ := utf8.DecodeRuneInString(after)
 	return strings.ContainsRune(",.!?;—-", r)
 }
+
+// namedIn are the cast names of the characters line i names, in vocative
+// position or not.
+func (d *doc) namedIn(ci *castIndex, i int) []string {
+	l := d.lines[i]
+	var out []string
+	k := sort.Search(len(d.names), func(k int) bool { return d.names[k].Start >= l.Inner[0] })
+	for ; k < len(d.names) && d.names[k].End <= l.Inner[1]; k++ {
+		if c := ci.resolve(d.names[k].P); c >= 0 {
+			out = append(out, ci.chars[c].Name)
+		}
+	}
+	return out
+}
