@@ -56,7 +56,7 @@ type seqClues struct {
 	// named: characters the turn speaks of (not to); one seldom speaks
 	// of oneself by name.
 	named []string
-	actor   string
+	actor string
 	// byPronoun: known is a pronoun tag's resolution, which the
 	// conversation may overrule (see overrulePronoun).
 	byPronoun bool
