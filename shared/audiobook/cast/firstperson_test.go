@@ -58,3 +58,10 @@ func TestAttributeRulesNarratorActs(t *testing.T) {
 	checkCast(t, text, cast, []string{"Robert Cohn", "Jake"}, []Source{SourceExplicit, SourceParagraph})
 	checkCast(t, strings.Replace(text, "I went", "He went", 1), cast, []string{"Robert Cohn", "Robert Cohn"}, []Source{SourceExplicit, SourceParagraph})
 }
+
+// The narrator takes turns in a talk even where no tag or name shows them.
+func TestAttributeRulesNarratorTakesTurns(t *testing.T) {
+	cast := []Character{{Name: "Bill", Gender: "male"}, {Name: "Jake", Gender: "male", Narrator: true}}
+	text := `The train was in.` + "\n\n" + `"So long, fella," Bill said.` + "\n\n" + `"So long!"` + "\n\n" + `"It was a swell trip."` + "\n\n" + `"Will you be in Paris?"` + "\n"
+	checkCast(t, text, cast, []string{"Bill", "Jake", "Bill", "Jake"}, []Source{SourceExplicit, SourceTurn, SourceTurn, SourceTurn})
+}

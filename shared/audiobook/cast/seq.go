@@ -112,6 +112,10 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 			count[c.actor]++
 		}
 	}
+	// A first-person narrator is present in nearly every scene they tell.
+	if n := ci.narrator(); n >= 0 && count[ci.chars[n].Name] == 0 {
+		count[ci.chars[n].Name] = 1
+	}
 	open := false
 	for k, t := range run {
 		if clues[k].known == "" && t.lead <= turnLead {
