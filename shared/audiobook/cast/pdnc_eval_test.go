@@ -318,7 +318,7 @@ func TestEvalPDNC(t *testing.T) {
 	}
 	lines = append(lines, results[len(results)-1].row("Alice"))
 	bySource := "pdnc-dev by rule (share of found quotations given, accuracy):"
-	for _, src := range []Source{SourceExplicit, SourcePronoun, SourceParagraph, SourceTurn} {
+	for _, src := range []Source{SourceExplicit, SourcePronoun, SourceParagraph, SourceTurn, SourceMention} {
 		v := dev.bySource[src]
 		bySource += fmt.Sprintf("  %s %s%% / %s%%", src, pct(v[0], dev.found), pct(v[1], v[0]))
 	}

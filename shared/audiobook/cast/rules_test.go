@@ -143,7 +143,7 @@ func TestAttributeRulesTurnTaking(t *testing.T) {
 				long + "\n\n" +
 				`"May I come?"` + "\n",
 			[]string{"Mr. Collins", "Elizabeth", "Mr. Collins"},
-			[]Source{SourceExplicit, SourceExplicit, SourceParagraph}, nil},
+			[]Source{SourceExplicit, SourceExplicit, SourceMention}, nil},
 		{"a silent turn told in narration keeps the alternation",
 			`"Where are you going?" said Mr. Collins.` + "\n\n" +
 				`"To the village," replied Elizabeth.` + "\n\n" +
@@ -287,7 +287,7 @@ func TestAttributeRulesMentionFallback(t *testing.T) {
 	story := `"Good night," said Tom.` + "\n\n" + `"I shall go," said Mary.` + "\n\n" +
 		`She went out, and the house was quiet for a long while. The clock struck, the fire burned low, and the rain came on again over the fields and the long road to the village, where the lamps were lit one by one until the whole street shone. Nobody passed; the dogs slept in their yards, and the wind went round the chimneys and died away. At last Tom came into the room and looked about him.` + "\n\n"
 	got, att := speakers(t, story+`"Where is everybody?"`+"\n")
-	if got[2] != "Tom" || att[2].Source != SourceParagraph || att[2].Confidence >= LowConfidence {
+	if got[2] != "Tom" || att[2].Source != SourceMention || att[2].Confidence >= LowConfidence {
 		t.Fatalf("speakers %q, last line %+v; want Tom at low confidence", got, att[2])
 	}
 	if got, _ := speakers(t, story+`"Where is everybody, Tom?"`+"\n"); got[2] == "Tom" {
