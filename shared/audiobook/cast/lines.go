@@ -27,6 +27,7 @@ type line struct {
 	Inner          [2]int
 	Para           int
 	After, Before  tag // tags in the narration right after and right before
+	Loose          tag // with neither, a tag with an unlisted verb after (see looseTag)
 	Prev, Next     int // neighbouring lines in the same paragraph, or -1
 	PrevGapInPara  bool
 	ContinuesQuote bool // the previous line's quotation goes on in this one
@@ -81,6 +82,9 @@ func newDoc(text string, sp []spans.Span) *doc {
 	for i := range d.lines {
 		d.lines[i].After = d.afterTag(i)
 		d.lines[i].Before = d.beforeTag(i)
+		if !d.lines[i].After.OK && !d.lines[i].Before.OK {
+			d.lines[i].Loose = d.looseTag(i)
+		}
 	}
 	d.names = d.scanNames()
 	return d
@@ -160,6 +164,58 @@ func (d *doc) afterTag(i int) tag {
 	}
 	t.Seg = s
 	return t
+}
+
+// looseTag reads a tag with a verb outside the speech verbs after line i
+// when its sentence runs on into the narration: "…," Ronny chattered.
+// It names the line's speaker but, being looser, no one to the cast.
+func (d *doc) looseTag(i int) tag {
+	s, e := d.narrationAfter(i)
+	toks := tokenize(d.text, s, e)
+	k := 0
+	for k < len(toks) && !toks[k].Word && (toks[k].Text == "," || toks[k].Text == "-" || toks[k].Text == "—" || toks[k].Text == "–") {
+		k++
+	}
+	if !d.runsOn(i, toks, k) {
+		return tag{}
+	}
+	t := d.looseTagAt(toks, k)
+	t.Seg = s
+	return t
+}
+
+// runsOn reports whether the sentence of line i runs on into the narration
+// after it, as a tag's does: the quotation closes on a comma ("…," Ronny
+// chattered), or the narration opens in lower case ("…?" exploded Mr.
+// Emerson).
+func (d *doc) runsOn(i int, toks []tok, k int) bool {
+	in := strings.TrimRight(d.text[d.lines[i].Inner[0]:d.lines[i].Inner[1]], " \t\r\n")
+	if strings.HasSuffix(in, ",") {
+		return true
+	}
+	return k < len(toks) && toks[k].Word && !capitalised(toks[k].Text)
+}
+
+// looseTagAt reads a tag whose verb is no speech verb of the list but
+// stands where a tag's does (after a quotation whose sentence runs on):
+// "exploded Mr. Emerson", "Ronny summed up", "she yawned".
+func (d *doc) looseTagAt(toks []tok, k int) tag {
+	pastTense := func(j int) bool {
+		return j < len(toks) && toks[j].Word && !capitalised(toks[j].Text) && strings.HasSuffix(toks[j].Text, "ed")
+	}
+	if pastTense(k) {
+		if p, ok := d.lx.nameAt(toks, k+1); ok && p.first == k+1 && !possessive(toks, p.next) {
+			return tag{OK: true, Name: p}
+		}
+		return tag{}
+	}
+	if k < len(toks) && toks[k].Word && tagPronouns[strings.ToLower(toks[k].Text)] && pastTense(k+1) {
+		return tag{OK: true, Pronoun: strings.ToLower(toks[k].Text)}
+	}
+	if p, ok := d.lx.nameAt(toks, k); ok && p.first == k && pastTense(p.next) {
+		return tag{OK: true, Name: p}
+	}
+	return tag{}
 }
 
 // remarkNouns name a spoken line: "was his first remark", "Julia's answer

@@ -151,12 +151,16 @@ const (
 	confBeat             = 0.6
 )
 
-// tag is the line's own tag: the one after it, else the one before it.
+// tag is the line's own tag: the one after it, else the one before it,
+// else a loose one after it.
 func (l line) tag() tag {
 	if l.After.OK {
 		return l.After
 	}
-	return l.Before
+	if l.Before.OK {
+		return l.Before
+	}
+	return l.Loose
 }
 
 // pronouns resolves pronoun tags in text order, so a resolved line can
