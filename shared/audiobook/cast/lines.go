@@ -269,6 +269,14 @@ func (d *doc) tagAt(toks []tok, k int, inverted bool) tag {
 			if p, ok := d.lx.nameAt(toks, v); ok && p.first == v && !possessive(toks, p.next) {
 				return tag{OK: true, Name: p}
 			}
+			// An epithet of the moment before the name: "said dour
+			// Major Callendar", "remarked skeptical Anne".
+			if v+1 < len(toks) && toks[v].Word && !capitalised(toks[v].Text) && !stopWords[toks[v].Text] &&
+				!prepositions[toks[v].Text] && !descDets[toks[v].Text] && !blockers[toks[v].Text] {
+				if p, ok := d.lx.nameAt(toks, v+1); ok && p.first == v+1 && !p.Article && !possessive(toks, p.next) {
+					return tag{OK: true, Name: p}
+				}
+			}
 			if ds, _, ok := descAt(toks, v); ok {
 				return tag{OK: true, Desc: ds}
 			}
