@@ -546,7 +546,10 @@ const (
 	confMention     = 0.25
 )
 
-// mentionFill gives a line no rule answered to the character named (or
+// mentionFill gives a line no rule answered to the first character its
+// paragraph's narration names as a subject ("Tom stood by the window. The
+// rain fell on Mary. "…"" is Tom's: right 37% of such lines on pdnc-dev
+// against 35% for the one named last), else to the character named (or
 // speaking) last before it, other than one it names and, across
 // paragraphs, other than the previous line's speaker (a new paragraph is
 // most often a new speaker): a line standing alone after narration is
@@ -567,7 +570,10 @@ func (d *doc) mentionFill(ci *castIndex, att []Attribution) {
 		if i > 0 && att[i-1].Speaker != "" && d.lines[i-1].Para != l.Para {
 			not[att[i-1].Speaker] = true
 		}
-		who := d.nearest(ci, att, i, false, func(c Character) bool { return !not[c.Name] })
+		who := d.paraSubject(ci, i, not)
+		if who == "" {
+			who = d.nearest(ci, att, i, false, func(c Character) bool { return !not[c.Name] })
+		}
 		if who == "" {
 			continue
 		}
@@ -577,6 +583,23 @@ func (d *doc) mentionFill(ci *castIndex, att []Attribution) {
 		}
 		att[i].Speaker, att[i].Source, att[i].Confidence = who, SourceMention, conf
 	}
+}
+
+// paraSubject is the first character named as a clause's subject in the
+// narration of line i's paragraph before it (other than not), or "".
+func (d *doc) paraSubject(ci *castIndex, i int, not map[string]bool) string {
+	l := d.lines[i]
+	k := sort.Search(len(d.names), func(k int) bool { return d.names[k].Start >= d.paras[l.Para].Start })
+	for ; k < len(d.names) && d.names[k].Start < l.Span.Start; k++ {
+		o := d.names[k]
+		if o.InQuote || !o.Subject {
+			continue
+		}
+		if c := ci.resolve(o.P); c >= 0 && !not[ci.chars[c].Name] {
+			return ci.chars[c].Name
+		}
+	}
+	return ""
 }
 
 // namedInPara reports whether the narration of line i's paragraph before

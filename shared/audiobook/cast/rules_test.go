@@ -294,3 +294,13 @@ func TestAttributeRulesMentionFallback(t *testing.T) {
 		t.Fatalf("speakers %q: the line spoken to Tom went to Tom", got)
 	}
 }
+
+// A line standing alone after narration goes, at low confidence, to the
+// one the narration of its paragraph is about (named as a subject), not to
+// a name in passing.
+func TestAttributeRulesMentionPrefersTheSubject(t *testing.T) {
+	cast := []Character{{Name: "Tom", Gender: "male"}, {Name: "Mary", Gender: "female"}}
+	long := strings.Repeat("The wind rose over the moor and rattled the shutters of the old house. ", 6)
+	checkCast(t, long+"\n\n"+`Tom stood by the window. The rain came down on the garden and on Mary, who was still out. "Where is everybody?"`+"\n",
+		cast, []string{"Tom"}, []Source{SourceMention})
+}
