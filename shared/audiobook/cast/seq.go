@@ -34,7 +34,8 @@ const (
 	wAddressedAfter  = 3.0  // the turn after speaks to the candidate by name
 	wVocative        = 0.05 // the turn speaks to the candidate: not the speaker
 	wActor           = 12.0 // the candidate acts in the narration just before
-	wNamed           = 0.08 // the turn speaks of the candidate by name
+	wNamed           = 0.08
+	wAddressedGender = 5.0 // a turn next to it says "sir" and the candidate is a man // the turn speaks of the candidate by name
 )
 
 // turnLead is the most narration (bytes) before a turn's first line in
@@ -56,7 +57,10 @@ type seqClues struct {
 	// named: characters the turn speaks of (not to); one seldom speaks
 	// of oneself by name.
 	named []string
-	actor string
+	// addressed: the gender the turn's words of address ("sir") give
+	// its listener, likely the speaker before or after.
+	addressed string
+	actor     string
 	// byPronoun: known is a pronoun tag's resolution, which the
 	// conversation may overrule (see overrulePronoun).
 	byPronoun bool
@@ -101,6 +105,9 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 
 			c.voc = append(c.voc, d.vocatives(ci, i)...)
 			c.named = append(c.named, d.namedIn(ci, i)...)
+			if g := d.addressedGender(i); g != "" {
+				c.addressed = g
+			}
 		}
 		if c.known != "" {
 			count[c.known] += 3
@@ -200,6 +207,15 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 						w *= wAddressedAfter
 					}
 				}
+			}
+			if k > 0 && clues[k-1].addressed != "" && clues[k-1].addressed == gender[c] {
+				w *= wAddressedGender
+			}
+			if k+1 < n && clues[k+1].addressed != "" && clues[k+1].addressed == gender[c] {
+				w *= wAddressedGender
+			}
+			if cl.addressed != "" && cl.addressed == gender[c] {
+				w /= wAddressedGender
 			}
 			if cl.actor == who {
 				w *= wActor

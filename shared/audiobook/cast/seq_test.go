@@ -66,3 +66,22 @@ func TestSequenceNamedIsNotTheSpeaker(t *testing.T) {
 		t.Fatalf("speakers %q: without the name the turn should alternate back to Tom", got)
 	}
 }
+
+// "Sir" and "madam" say the listener's gender: the turn after a line that
+// says "sir" is likelier a man's, where alternation alone gives a woman.
+func TestSequenceWordsOfAddress(t *testing.T) {
+	cast := []Character{{Name: "Tom", Gender: "male"}, {Name: "Mary", Gender: "female"}, {Name: "Jane", Gender: "female"}}
+	text := func(address string) string {
+		return `"Good morning," said Tom.` + "\n\n" + `"Good morning," said Mary.` + "\n\n" + `"Good morning," said Jane.` + "\n\n" +
+			`"Will you walk with us` + address + `?"` + "\n\n" + `"Gladly."` + "\n"
+	}
+	reply := func(s string) string {
+		return AttributeRules(s, split(s), cast)[4].Speaker
+	}
+	if got := reply(text("")); got != "Jane" {
+		t.Fatalf("without words of address the reply went to %q, want Jane by alternation", got)
+	}
+	if got := reply(text(", sir")); got != "Tom" {
+		t.Fatalf("after \"sir\" the reply went to %q, want Tom", got)
+	}
+}
