@@ -413,6 +413,16 @@ func (d *doc) beforeTag(i int) tag {
 		if p, ok := d.lx.nameAt(sent, 0); ok && p.first == 0 && p.next < len(sent) && sent[p.next].Text == "," {
 			return tag{OK: true, Name: p, Seg: s}
 		}
+		// The verb the last of the sentence's predicates ("Miss Bartlett
+		// rose with a sigh and said"): the sentence's subject.
+		if v > 0 && strings.EqualFold(sent[v-1].Text, "and") {
+			if w := strings.ToLower(sent[0].Text); tagPronouns[w] && w != "it" {
+				return tag{OK: true, Pronoun: w, Seg: s}
+			}
+			if p, ok := d.lx.nameAt(sent, 0); ok && p.first == 0 && !possessive(sent, p.next) {
+				return tag{OK: true, Name: p, Seg: s}
+			}
+		}
 	}
 	return tag{}
 }
