@@ -123,6 +123,17 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 	if n := ci.narrator(); n >= 0 && count[ci.chars[n].Name] == 0 {
 		count[ci.chars[n].Name] = 1
 	}
+	// A turn whose tag says a gender no candidate has ("said the girl"
+	// among men) brings in the nearest character of that gender.
+	for k, t := range run {
+		g := clues[k].gender
+		if g == "" || clues[k].known != "" || len(t.lines) == 0 || hasGender(ci, count, g) {
+			continue
+		}
+		if who := d.nearest(ci, att, t.lines[0], false, func(c Character) bool { return c.Gender == g && !c.Narrator }); who != "" {
+			count[who]++
+		}
+	}
 	open := false
 	for k, t := range run {
 		if clues[k].known == "" && t.lead <= turnLead {
@@ -248,6 +259,16 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 			}
 		}
 	}
+}
+
+// hasGender reports whether a candidate of count has gender g.
+func hasGender(ci *castIndex, count map[string]int, g string) bool {
+	for who := range count {
+		if x, ok := ci.byKey[normKey(who)]; ok && !strings.HasPrefix(who, unknownPrefix) && ci.chars[x].Gender == g {
+			return true
+		}
+	}
+	return false
 }
 
 // overrule is the least probability the sequence must give another

@@ -85,3 +85,12 @@ func TestSequenceWordsOfAddress(t *testing.T) {
 		t.Fatalf("after \"sir\" the reply went to %q, want Tom", got)
 	}
 }
+
+// A tag that says a gender none of the talk's speakers has ("said the
+// girl" between two men) brings in the nearest character of that gender.
+func TestSequenceGenderBringsInACandidate(t *testing.T) {
+	cast := []Character{{Name: "Bill", Gender: "male"}, {Name: "Fagin", Gender: "male"}, {Name: "Nance", Gender: "female"}}
+	text := `Nance sat by the fire, sewing, and said nothing for a long while; the room was dark and cold and quiet, and the candle had burned low.` + "\n\n" +
+		`"Where is the boy?" said Bill.` + "\n\n" + `"Gone," said Fagin.` + "\n\n" + `"Why do you look at me so?" said the girl.` + "\n"
+	checkCast(t, text, cast, []string{"Bill", "Fagin", "Nance"}, []Source{SourceExplicit, SourceExplicit, SourceTurn})
+}
