@@ -30,13 +30,13 @@ import (
 // The books are read as `POST /api/audiobook/books` reads a TXT upload (no
 // LLM): book.ParseText, spans.SplitBook, Extract, AttributeRules.
 
-// Floors a little under the overall figures measured on pdnc-dev (74.9% /
-// 75.3%, with speakers written as aliases scored), so that a change cannot
+// Floors a little under the overall figures measured on pdnc-dev (75.1% /
+// 75.5%, with speakers written as aliases scored), so that a change cannot
 // make them slip back unnoticed.
 const (
 	minPDNCRecall      = 0.995
-	minPDNCAttribution = 0.745
-	minPDNCAccuracy    = 0.75
+	minPDNCAttribution = 0.75
+	minPDNCAccuracy    = 0.755
 	// maxCastPerBook mirrors audiobook.MaxCharacters: the service keeps the
 	// most mentioned characters only.
 	maxCastPerBook = 500
