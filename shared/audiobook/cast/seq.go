@@ -33,7 +33,7 @@ const (
 	wAddressedBefore = 5.0  // the turn before speaks to the candidate by name
 	wAddressedAfter  = 3.0  // the turn after speaks to the candidate by name
 	wVocative        = 0.05 // the turn speaks to the candidate: not the speaker
-	wActor           = 4.0 // the candidate acts in the narration just before
+	wActor           = 12.0 // the candidate acts in the narration just before
 	wNamed           = 0.08
 	wAddressedGender = 5.0 // a turn next to it says "sir" and the candidate is a man // the turn speaks of the candidate by name
 )
