@@ -66,6 +66,9 @@ func (d *doc) resolveDesc(ci *castIndex, att []Attribution, i int, ds desc) int 
 	if c, ok := ci.byKey[normKey(ds.Det+" "+ds.Noun)]; ok && ds.Det == "the" {
 		return c
 	}
+	if ds.Det == "the" {
+		return d.resolveTitle(ci, att, i, ds.Noun)
+	}
 	title, kin := kinship[ds.Noun]
 	if !kin || (ds.Det != "his" && ds.Det != "her") {
 		return -1
@@ -91,6 +94,46 @@ func (d *doc) resolveDesc(ci *castIndex, att []Attribution, i int, ds desc) int 
 		if c, ok := ci.byKey[normKey(want.Text)]; ok && c != owner {
 			return c
 		}
+	}
+	return -1
+}
+
+// titleNouns are the titles that, lower case after "the", name the one
+// character of the scene who bears them ("said the count" for Count
+// Mippipopolous, "the professor" for Professor Godbole); Mr., Mrs. and
+// the kinship titles name no one in particular.
+var titleNouns = map[string]string{
+	"colonel": "colonel", "captain": "captain", "general": "general", "major": "major",
+	"lieutenant": "lieutenant", "count": "count", "countess": "countess", "baron": "baron",
+	"baroness": "baroness", "duke": "duke", "duchess": "duchess", "prince": "prince",
+	"princess": "princess", "king": "king", "queen": "queen", "professor": "professor",
+	"doctor": "dr", "marquis": "marquis", "inspector": "inspector", "judge": "judge",
+}
+
+// resolveTitle is the character a title written as a noun names ("said
+// the colonel"): of the characters bearing it, the one named or speaking
+// last before line i, else the only one; -1 if none.
+func (d *doc) resolveTitle(ci *castIndex, att []Attribution, i int, noun string) int {
+	title, ok := titleNouns[noun]
+	if !ok {
+		return -1
+	}
+	bearers := map[string]bool{}
+	only := -1
+	for c, forms := range ci.forms {
+		for _, f := range forms {
+			if f.Title == title || f.Title == noun {
+				bearers[ci.chars[c].Name] = true
+				only = c
+				break
+			}
+		}
+	}
+	if who := d.nearest(ci, att, i, false, func(c Character) bool { return bearers[c.Name] }); who != "" {
+		return ci.byKey[normKey(who)]
+	}
+	if len(bearers) == 1 {
+		return only
 	}
 	return -1
 }

@@ -27,6 +27,18 @@ func TestAttributeRulesDescriptions(t *testing.T) {
 	}
 }
 
+// A title written as a noun ("said the colonel") names the character who
+// bears it, the one named last when two do, the only one when one does.
+func TestAttributeRulesTitleNouns(t *testing.T) {
+	cast := []Character{{Name: "Colonel Ware", Gender: "male"}, {Name: "Colonel Lyle", Gender: "male"}, {Name: "Mary", Gender: "female"}}
+	checkCast(t, `Colonel Ware rode up to the gate.`+"\n\n"+`"Good evening," said the colonel.`+"\n",
+		cast, []string{"Colonel Ware"}, []Source{SourceExplicit})
+	checkCast(t, `Colonel Ware rode off, and Colonel Lyle came in.`+"\n\n"+`"Good evening," said the colonel.`+"\n",
+		cast, []string{"Colonel Lyle"}, []Source{SourceExplicit})
+	checkCast(t, `Mary waited at the gate.`+"\n\n"+`"Good evening," said the colonel.`+"\n",
+		[]Character{cast[0], cast[2]}, []string{"Colonel Ware"}, []Source{SourceExplicit})
+}
+
 func TestAttributeRulesActionBeats(t *testing.T) {
 	cast := []Character{{Name: "Mr. Hartley", Gender: "male"}, {Name: "Nell", Gender: "female"}, {Name: "Julia", Gender: "female"}}
 	long := strings.Repeat("The wind rose over the moor and rattled the shutters of the old house. ", 6)

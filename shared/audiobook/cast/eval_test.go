@@ -253,7 +253,7 @@ func TestEvalAliceAttribution(t *testing.T) {
 	s, per := p.score(sp, atts, cast)
 	t.Logf("rules: %d annotated dialogue spans, %d attributed (coverage %.1f%%), %d right (accuracy %.1f%%)",
 		s.total, s.attributed, 100*s.coverage(), s.correct, 100*s.accuracy())
-	for _, src := range []Source{SourceExplicit, SourcePronoun, SourceParagraph, SourceTurn, SourceNone} {
+	for _, src := range []Source{SourceExplicit, SourcePronoun, SourceParagraph, SourceTurn, SourceMention, SourceNone} {
 		if x := per[src]; x != nil {
 			t.Logf("  %-9s %4d spans, %4d right (%.1f%%)", src, x.total, x.correct, 100*x.accuracy())
 		}

@@ -47,3 +47,21 @@ func TestAttributeRulesConfidence(t *testing.T) {
 		}
 	}
 }
+
+// The narrator acting ("I went to the window.") names the line beside it
+// as a character's name would; a line no rule answers may fall to the
+// narrator like to anyone named before it.
+func TestAttributeRulesNarratorActs(t *testing.T) {
+	cast := []Character{{Name: "Robert Cohn", Gender: "male"}, {Name: "Jake", Gender: "male", Narrator: true}}
+	text := `"Where are you going?" said Robert Cohn.` + "\n\n" +
+		`I went over to the window and looked down at the street for a long while. "Nowhere at all."` + "\n"
+	checkCast(t, text, cast, []string{"Robert Cohn", "Jake"}, []Source{SourceExplicit, SourceParagraph})
+	checkCast(t, strings.Replace(text, "I went", "He went", 1), cast, []string{"Robert Cohn", "Robert Cohn"}, []Source{SourceExplicit, SourceParagraph})
+}
+
+// The narrator takes turns in a talk even where no tag or name shows them.
+func TestAttributeRulesNarratorTakesTurns(t *testing.T) {
+	cast := []Character{{Name: "Bill", Gender: "male"}, {Name: "Jake", Gender: "male", Narrator: true}}
+	text := `The train was in.` + "\n\n" + `"So long, fella," Bill said.` + "\n\n" + `"So long!"` + "\n\n" + `"It was a swell trip."` + "\n\n" + `"Will you be in Paris?"` + "\n"
+	checkCast(t, text, cast, []string{"Bill", "Jake", "Bill", "Jake"}, []Source{SourceExplicit, SourceTurn, SourceTurn, SourceTurn})
+}

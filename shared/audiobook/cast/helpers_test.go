@@ -44,7 +44,7 @@ func speakers(t *testing.T, text string) ([]string, []Attribution) {
 // lines the rules could not answer.
 func withoutGuesses(att []Attribution) []Attribution {
 	for i, a := range att {
-		if a.Source == SourceParagraph && (a.Confidence == confMention || a.Confidence == confMentionNear) {
+		if a.Source == SourceMention {
 			att[i] = Attribution{SpanID: a.SpanID, Source: SourceNone}
 		}
 	}

@@ -27,6 +27,7 @@ type line struct {
 	Inner          [2]int
 	Para           int
 	After, Before  tag // tags in the narration right after and right before
+	Loose          tag // with neither, a tag with an unlisted verb after (see looseTag)
 	Prev, Next     int // neighbouring lines in the same paragraph, or -1
 	PrevGapInPara  bool
 	ContinuesQuote bool // the previous line's quotation goes on in this one
@@ -49,6 +50,11 @@ type occurrence struct {
 	Speaks     bool   // a strong speech verb follows: "Alice said"
 	Answers    bool   // a turn in the talk: Speaks, or "said nothing", "made no answer"
 	Pron       string // gender of the first pronoun after it in its sentence
+	// Subject: the name opens a clause (after a sentence start, a
+	// comma or a conjunction) and is not a possessive, so a pronoun
+	// after it more likely means it than a name in object position
+	// ("Hallward looked at Dorian. "…," he cried").
+	Subject bool
 }
 
 // newDoc reads text and its spans. Spans outside the text are left out.
@@ -76,6 +82,9 @@ func newDoc(text string, sp []spans.Span) *doc {
 	for i := range d.lines {
 		d.lines[i].After = d.afterTag(i)
 		d.lines[i].Before = d.beforeTag(i)
+		if !d.lines[i].After.OK && !d.lines[i].Before.OK {
+			d.lines[i].Loose = d.looseTag(i)
+		}
 	}
 	d.names = d.scanNames()
 	return d
@@ -157,6 +166,58 @@ func (d *doc) afterTag(i int) tag {
 	return t
 }
 
+// looseTag reads a tag with a verb outside the speech verbs after line i
+// when its sentence runs on into the narration: "…," Ronny chattered.
+// It names the line's speaker but, being looser, no one to the cast.
+func (d *doc) looseTag(i int) tag {
+	s, e := d.narrationAfter(i)
+	toks := tokenize(d.text, s, e)
+	k := 0
+	for k < len(toks) && !toks[k].Word && (toks[k].Text == "," || toks[k].Text == "-" || toks[k].Text == "—" || toks[k].Text == "–") {
+		k++
+	}
+	if !d.runsOn(i, toks, k) {
+		return tag{}
+	}
+	t := d.looseTagAt(toks, k)
+	t.Seg = s
+	return t
+}
+
+// runsOn reports whether the sentence of line i runs on into the narration
+// after it, as a tag's does: the quotation closes on a comma ("…," Ronny
+// chattered), or the narration opens in lower case ("…?" exploded Mr.
+// Emerson).
+func (d *doc) runsOn(i int, toks []tok, k int) bool {
+	in := strings.TrimRight(d.text[d.lines[i].Inner[0]:d.lines[i].Inner[1]], " \t\r\n")
+	if strings.HasSuffix(in, ",") {
+		return true
+	}
+	return k < len(toks) && toks[k].Word && !capitalised(toks[k].Text)
+}
+
+// looseTagAt reads a tag whose verb is no speech verb of the list but
+// stands where a tag's does (after a quotation whose sentence runs on):
+// "exploded Mr. Emerson", "Ronny summed up", "she yawned".
+func (d *doc) looseTagAt(toks []tok, k int) tag {
+	pastTense := func(j int) bool {
+		return j < len(toks) && toks[j].Word && !capitalised(toks[j].Text) && strings.HasSuffix(toks[j].Text, "ed")
+	}
+	if pastTense(k) {
+		if p, ok := d.lx.nameAt(toks, k+1); ok && p.first == k+1 && !possessive(toks, p.next) {
+			return tag{OK: true, Name: p}
+		}
+		return tag{}
+	}
+	if k < len(toks) && toks[k].Word && tagPronouns[strings.ToLower(toks[k].Text)] && pastTense(k+1) {
+		return tag{OK: true, Pronoun: strings.ToLower(toks[k].Text)}
+	}
+	if p, ok := d.lx.nameAt(toks, k); ok && p.first == k && pastTense(p.next) {
+		return tag{OK: true, Name: p}
+	}
+	return tag{}
+}
+
 // remarkNouns name a spoken line: "was his first remark", "Julia's answer
 // was".
 var remarkNouns = setOf("remark", "reply", "answer", "response", "comment", "question",
@@ -207,6 +268,14 @@ func (d *doc) tagAt(toks []tok, k int, inverted bool) tag {
 			}
 			if p, ok := d.lx.nameAt(toks, v); ok && p.first == v && !possessive(toks, p.next) {
 				return tag{OK: true, Name: p}
+			}
+			// An epithet of the moment before the name: "said dour
+			// Major Callendar", "remarked skeptical Anne".
+			if v+1 < len(toks) && toks[v].Word && !capitalised(toks[v].Text) && !stopWords[toks[v].Text] &&
+				!prepositions[toks[v].Text] && !descDets[toks[v].Text] && !blockers[toks[v].Text] {
+				if p, ok := d.lx.nameAt(toks, v+1); ok && p.first == v+1 && !p.Article && !possessive(toks, p.next) {
+					return tag{OK: true, Name: p}
+				}
 			}
 			if ds, _, ok := descAt(toks, v); ok {
 				return tag{OK: true, Desc: ds}
@@ -343,6 +412,16 @@ func (d *doc) beforeTag(i int) tag {
 	if top-subjectReach > 0 {
 		if p, ok := d.lx.nameAt(sent, 0); ok && p.first == 0 && p.next < len(sent) && sent[p.next].Text == "," {
 			return tag{OK: true, Name: p, Seg: s}
+		}
+		// The verb the last of the sentence's predicates ("Miss Bartlett
+		// rose with a sigh and said"): the sentence's subject.
+		if v > 0 && strings.EqualFold(sent[v-1].Text, "and") {
+			if w := strings.ToLower(sent[0].Text); tagPronouns[w] && w != "it" {
+				return tag{OK: true, Pronoun: w, Seg: s}
+			}
+			if p, ok := d.lx.nameAt(sent, 0); ok && p.first == 0 && !possessive(sent, p.next) {
+				return tag{OK: true, Name: p, Seg: s}
+			}
 		}
 	}
 	return tag{}
@@ -485,6 +564,7 @@ func (d *doc) scanNames() []occurrence {
 		}
 		in := q < len(d.lines) && d.lines[q].Span.Start <= start
 		o := occurrence{P: p, Start: start, End: end, InQuote: in, Pron: pronounAfter(toks, p.next)}
+		o.Subject = p.first == 0 || !prepositions[strings.ToLower(toks[p.first-1].Text)]
 		if !in {
 			k := p.next
 			for n := 0; n < 2 && k < len(toks) && isAdverb(toks[k]); n++ {
@@ -498,6 +578,19 @@ func (d *doc) scanNames() []occurrence {
 		i = p.next
 	}
 	return out
+}
+
+// clauseOpeners may stand right before a clause's subject.
+var clauseOpeners = setOf("and", "but", "then", "when", "while", "as", "till", "until", "where",
+	"whereupon", "so", "that", "because", "though", "although", "if", "nor", "or", "yet", "now")
+
+// clauseOpens reports whether toks[k] opens a clause: the text's start, a
+// punctuation mark or a conjunction before it.
+func clauseOpens(toks []tok, k int) bool {
+	if k == 0 || !toks[k-1].Word {
+		return true
+	}
+	return clauseOpeners[strings.ToLower(toks[k-1].Text)]
 }
 
 // noAnswer reports whether toks[k:] read "made no answer/reply" or "did

@@ -103,6 +103,10 @@ func TestAttributeRulesPronouns(t *testing.T) {
 		{"a character whose gender the book does not show fits when no other does",
 			`"Tea?" said Pat.` + "\n\n" + `"Yes," she said.` + "\n",
 			[]string{"Pat", "Pat"}},
+		{"a name after a preposition is not the antecedent of a pronoun tag",
+			`"We are late," said Robert.` + "\n\n" + `"Not at all," said Edward.` + "\n\n" +
+				`Robert had waited long. The clock struck twice, and the servant brought a lamp to Edward. "Shall we go?" he asked.` + "\n",
+			[]string{"Robert", "Edward", "Robert"}},
 		{"no character of the pronoun's gender leaves the line unknown",
 			`"Hush," said Mr. Bennet.` + "\n\n" + `"Why?" she asked.` + "\n",
 			[]string{"Mr. Bennet", ""}},
@@ -139,7 +143,7 @@ func TestAttributeRulesTurnTaking(t *testing.T) {
 				long + "\n\n" +
 				`"May I come?"` + "\n",
 			[]string{"Mr. Collins", "Elizabeth", "Mr. Collins"},
-			[]Source{SourceExplicit, SourceExplicit, SourceParagraph}, nil},
+			[]Source{SourceExplicit, SourceExplicit, SourceMention}, nil},
 		{"a silent turn told in narration keeps the alternation",
 			`"Where are you going?" said Mr. Collins.` + "\n\n" +
 				`"To the village," replied Elizabeth.` + "\n\n" +
@@ -283,10 +287,20 @@ func TestAttributeRulesMentionFallback(t *testing.T) {
 	story := `"Good night," said Tom.` + "\n\n" + `"I shall go," said Mary.` + "\n\n" +
 		`She went out, and the house was quiet for a long while. The clock struck, the fire burned low, and the rain came on again over the fields and the long road to the village, where the lamps were lit one by one until the whole street shone. Nobody passed; the dogs slept in their yards, and the wind went round the chimneys and died away. At last Tom came into the room and looked about him.` + "\n\n"
 	got, att := speakers(t, story+`"Where is everybody?"`+"\n")
-	if got[2] != "Tom" || att[2].Source != SourceParagraph || att[2].Confidence >= LowConfidence {
+	if got[2] != "Tom" || att[2].Source != SourceMention || att[2].Confidence >= LowConfidence {
 		t.Fatalf("speakers %q, last line %+v; want Tom at low confidence", got, att[2])
 	}
 	if got, _ := speakers(t, story+`"Where is everybody, Tom?"`+"\n"); got[2] == "Tom" {
 		t.Fatalf("speakers %q: the line spoken to Tom went to Tom", got)
 	}
+}
+
+// A line standing alone after narration goes, at low confidence, to the
+// one the narration of its paragraph is about (named as a subject), not to
+// a name in passing.
+func TestAttributeRulesMentionPrefersTheSubject(t *testing.T) {
+	cast := []Character{{Name: "Tom", Gender: "male"}, {Name: "Mary", Gender: "female"}}
+	long := strings.Repeat("The wind rose over the moor and rattled the shutters of the old house. ", 6)
+	checkCast(t, long+"\n\n"+`Tom stood by the window. The rain came down on the garden and on Mary, who was still out. "Where is everybody?"`+"\n",
+		cast, []string{"Tom"}, []Source{SourceMention})
 }

@@ -2,6 +2,7 @@ package cast
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -33,6 +34,8 @@ const (
 	wAddressedAfter  = 3.0  // the turn after speaks to the candidate by name
 	wVocative        = 0.05 // the turn speaks to the candidate: not the speaker
 	wActor           = 12.0 // the candidate acts in the narration just before
+	wNamed           = 0.08
+	wAddressedGender = 5.0 // a turn next to it says "sir" and the candidate is a man // the turn speaks of the candidate by name
 )
 
 // turnLead is the most narration (bytes) before a turn's first line in
@@ -51,7 +54,13 @@ type seqClues struct {
 	gender  string  // gender of the turn's pronoun tag, or ""
 	pronoun bool
 	voc     []string // names the turn speaks to
-	actor   string
+	// named: characters the turn speaks of (not to); one seldom speaks
+	// of oneself by name.
+	named []string
+	// addressed: the gender the turn's words of address ("sir") give
+	// its listener, likely the speaker before or after.
+	addressed string
+	actor     string
 	// byPronoun: known is a pronoun tag's resolution, which the
 	// conversation may overrule (see overrulePronoun).
 	byPronoun bool
@@ -95,6 +104,10 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 			}
 
 			c.voc = append(c.voc, d.vocatives(ci, i)...)
+			c.named = append(c.named, d.namedIn(ci, i)...)
+			if g := d.addressedGender(i); g != "" {
+				c.addressed = g
+			}
 		}
 		if c.known != "" {
 			count[c.known] += 3
@@ -104,6 +117,21 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 		}
 		if c.actor != "" {
 			count[c.actor]++
+		}
+	}
+	// A first-person narrator is present in nearly every scene they tell.
+	if n := ci.narrator(); n >= 0 && count[ci.chars[n].Name] == 0 {
+		count[ci.chars[n].Name] = 1
+	}
+	// A turn whose tag says a gender no candidate has ("said the girl"
+	// among men) brings in the nearest character of that gender.
+	for k, t := range run {
+		g := clues[k].gender
+		if g == "" || clues[k].known != "" || len(t.lines) == 0 || hasGender(ci, count, g) {
+			continue
+		}
+		if who := d.nearest(ci, att, t.lines[0], false, func(c Character) bool { return c.Gender == g && !c.Narrator }); who != "" {
+			count[who]++
 		}
 	}
 	open := false
@@ -174,6 +202,9 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 					w *= wVocative
 				}
 			}
+			if slices.Contains(cl.named, who) && !slices.Contains(cl.voc, who) {
+				w *= wNamed
+			}
 			if k > 0 {
 				for _, v := range clues[k-1].voc {
 					if v == who {
@@ -187,6 +218,15 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 						w *= wAddressedAfter
 					}
 				}
+			}
+			if k > 0 && clues[k-1].addressed != "" && clues[k-1].addressed == gender[c] {
+				w *= wAddressedGender
+			}
+			if k+1 < n && clues[k+1].addressed != "" && clues[k+1].addressed == gender[c] {
+				w *= wAddressedGender
+			}
+			if cl.addressed != "" && cl.addressed == gender[c] {
+				w /= wAddressedGender
 			}
 			if cl.actor == who {
 				w *= wActor
@@ -219,6 +259,16 @@ func (d *doc) sequenceRun(ci *castIndex, att []Attribution, run []turn) {
 			}
 		}
 	}
+}
+
+// hasGender reports whether a candidate of count has gender g.
+func hasGender(ci *castIndex, count map[string]int, g string) bool {
+	for who := range count {
+		if x, ok := ci.byKey[normKey(who)]; ok && !strings.HasPrefix(who, unknownPrefix) && ci.chars[x].Gender == g {
+			return true
+		}
+	}
+	return false
 }
 
 // overrule is the least probability the sequence must give another

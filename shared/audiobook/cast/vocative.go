@@ -50,3 +50,40 @@ func vocativeAt(text string, s, e, ns, ne int) bool {
 	r, _ := utf8.DecodeRuneInString(after)
 	return strings.ContainsRune(",.!?;—-", r)
 }
+
+// namedIn are the cast names of the characters line i names, in vocative
+// position or not.
+func (d *doc) namedIn(ci *castIndex, i int) []string {
+	l := d.lines[i]
+	var out []string
+	k := sort.Search(len(d.names), func(k int) bool { return d.names[k].Start >= l.Inner[0] })
+	for ; k < len(d.names) && d.names[k].End <= l.Inner[1]; k++ {
+		if c := ci.resolve(d.names[k].P); c >= 0 {
+			out = append(out, ci.chars[c].Name)
+		}
+	}
+	return out
+}
+
+// addressWords say the gender of the one a line speaks to: "Yes, sir.",
+// "Indeed, madam,".
+var addressWords = map[string]string{"sir": "male", "madam": "female", "ma'am": "female", "ma’am": "female", "mum": "female"}
+
+// addressedGender is the gender the words of address in line i say its
+// listener has ("", when none or both).
+func (d *doc) addressedGender(i int) string {
+	l := d.lines[i]
+	toks := tokenize(d.text, l.Inner[0], l.Inner[1])
+	g := ""
+	for k, t := range toks {
+		w, ok := addressWords[strings.ToLower(t.Text)]
+		if !ok || !t.Word || k == 0 || toks[k-1].Text != "," && !strings.EqualFold(toks[k-1].Text, "dear") {
+			continue
+		}
+		if g != "" && g != w {
+			return ""
+		}
+		g = w
+	}
+	return g
+}
