@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Proposal is one article ProposeArticles found: its title (the headline),
@@ -68,7 +69,8 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 		if j, ok := jumps[p.Number]; ok {
 			cur = j
 		}
-		for _, id := range p.Order {
+		order, heads := columnOrder(p)
+		for _, id := range order {
 			r, ok := byID[id]
 			ref := RegionRef{Page: p.Number, Region: id}
 			if !ok || !proposable(r.Kind) || taken != nil && taken(ref) {
@@ -84,7 +86,7 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 					}
 				}
 			}
-			if r.Kind == KindHeadline && startsArticle(cur, r, sub) {
+			if heads[id] || r.Kind == KindHeadline && startsArticle(cur, r, sub) {
 				cur = &building{headSize: r.FontSize}
 				arts = append(arts, cur)
 			}
@@ -120,6 +122,9 @@ func startsArticle(cur *building, r Region, sub float64) bool {
 	if cur == nil {
 		return true
 	}
+	if debris(r.Text) {
+		return false
+	}
 	if !cur.body {
 		return false
 	}
@@ -127,6 +132,133 @@ func startsArticle(cur *building, r Region, sub float64) bool {
 		return false
 	}
 	return true
+}
+
+// debris: a "headline" without a word of four letters (or a run of two
+// CJK characters) is OCR debris, a speck read large ("i..", "tne ...."),
+// and starts nothing.
+func debris(text string) bool {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		rs := []rune(w)
+		if len(rs) >= 4 || len(rs) >= 2 && unicode.In(rs[0], unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return false
+		}
+	}
+	return true
+}
+
+// columnOrder is the order a page is walked in. On a page laid out as a
+// newspaper (two headlines side by side: several articles in parallel
+// columns), an article lies under its headline: each region goes to the
+// nearest headline above it whose width covers the region's middle, and
+// the page is walked headline by headline (in reading order), each
+// followed by its regions; regions under no headline come first (the
+// continuation of the article last read). Reading order alone interleaves
+// the columns of neighbouring articles there. heads are the headlines that
+// start an article whatever came before. Other pages keep their reading
+// order.
+func columnOrder(p Page) (order []string, heads map[string]bool) {
+	byID := map[string]Region{}
+	var hs []Region // headlines that can start an article, in reading order
+	for _, id := range p.Order {
+		r, ok := byID[id]
+		if !ok {
+			for _, x := range p.Regions {
+				if x.ID == id {
+					r, ok = x, true
+					byID[id] = x
+				}
+			}
+		}
+		if ok && r.Kind == KindHeadline && !debris(r.Text) && r.BBox[2] > 0 {
+			hs = append(hs, r)
+		}
+	}
+	if !sideBySide(hs) {
+		return p.Order, nil
+	}
+	// under is the headline a region lies under ("" for none).
+	under := func(r Region) string {
+		cx, cy := r.BBox[0]+r.BBox[2]/2, r.BBox[1]+r.BBox[3]/2
+		best, bestY := "", math.Inf(-1)
+		for _, h := range hs {
+			bottom := h.BBox[1] + h.BBox[3]
+			if h.ID != r.ID && bottom <= cy && h.BBox[0] <= cx && cx <= h.BBox[0]+h.BBox[2] && bottom > bestY {
+				best, bestY = h.ID, bottom
+			}
+		}
+		return best
+	}
+	// group: a headline set just under another (a second headline line,
+	// a kicker's headline) stays in that one's group.
+	group := map[string]string{}
+	heads = map[string]bool{}
+	for _, h := range hs {
+		g := h.ID
+		if o := under(h); o != "" {
+			above := byID[o]
+			if gap := h.BBox[1] - (above.BBox[1] + above.BBox[3]); gap < 0.25*max(h.BBox[3], above.BBox[3]) {
+				g = group[o]
+			}
+		}
+		group[h.ID] = g
+		if g == h.ID {
+			heads[h.ID] = true
+		}
+	}
+	members := map[string][]string{}
+	var loose []string
+	for _, id := range p.Order {
+		r, ok := byID[id]
+		if !ok {
+			loose = append(loose, id)
+			continue
+		}
+		g, isHead := group[id]
+		if !isHead {
+			if o := under(r); o != "" {
+				g = group[o]
+			}
+		}
+		if g == "" {
+			loose = append(loose, id)
+			continue
+		}
+		members[g] = append(members[g], id)
+	}
+	// Each group is walked from its headline band (in reading order),
+	// then the rest of its regions.
+	order = loose
+	for _, h := range hs {
+		if !heads[h.ID] {
+			continue
+		}
+		for _, b := range hs {
+			if group[b.ID] == h.ID {
+				order = append(order, b.ID)
+			}
+		}
+		for _, id := range members[h.ID] {
+			if _, band := group[id]; !band {
+				order = append(order, id)
+			}
+		}
+	}
+	return order, heads
+}
+
+// sideBySide: two headlines share a line's height but not its width.
+func sideBySide(hs []Region) bool {
+	for i, a := range hs {
+		for _, b := range hs[i+1:] {
+			vert := min(a.BBox[1]+a.BBox[3], b.BBox[1]+b.BBox[3]) - max(a.BBox[1], b.BBox[1])
+			horiz := min(a.BBox[0]+a.BBox[2], b.BBox[0]+b.BBox[2]) - max(a.BBox[0], b.BBox[0])
+			if vert > 0.5*min(a.BBox[3], b.BBox[3]) && horiz < 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // subheadLevel is the largest font size a headline inside an article's body

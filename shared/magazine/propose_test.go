@@ -120,3 +120,50 @@ func TestSplitAndMergeArticles(t *testing.T) {
 		t.Error("a merge with the article before was accepted")
 	}
 }
+
+// boxed is a region with a box (x, y, width, height).
+func boxed(id string, k Kind, text string, size float64, x, y, w, h float64) Region {
+	r := preg(id, k, text, size)
+	r.BBox = BBox{x, y, w, h}
+	return r
+}
+
+// A newspaper page: two articles side by side under their headlines, read
+// in an order that interleaves their columns, with an OCR speck read as a
+// headline inside the first article's body.
+func TestProposeArticlesNewspaperColumns(t *testing.T) {
+	page := propPage(1,
+		boxed("ha", KindHeadline, "Battleship visits the harbor", 30, 0, 0, 400, 40),
+		boxed("a1", KindParagraph, "The ship arrived at dawn.", 10, 0, 50, 190, 100),
+		boxed("hb", KindHeadline, "Auction sale", 24, 420, 0, 180, 30),
+		boxed("b1", KindParagraph, "At ten o'clock, furniture.", 10, 420, 40, 180, 100),
+		boxed("a2", KindParagraph, "Her guns were silent.", 10, 210, 50, 190, 100),
+		boxed("sp", KindHeadline, "i..", 30, 100, 160, 20, 30),
+		boxed("a3", KindParagraph, "Crowds cheered on the wharf.", 10, 0, 200, 190, 100),
+		boxed("b2", KindParagraph, "Jas. Morgan, auctioneer.", 10, 420, 150, 180, 40),
+	)
+	got := ProposeArticles([]Page{page}, nil)
+	if len(got) != 2 {
+		t.Fatalf("%d proposals, want 2: %+v", len(got), got)
+	}
+	if got[0].Title != "Battleship visits the harbor" || !slices.Equal(refIDs(got[0].Regions), []string{"ha", "a1", "a2", "sp", "a3"}) {
+		t.Errorf("first article %q %v", got[0].Title, refIDs(got[0].Regions))
+	}
+	if got[1].Title != "Auction sale" || !slices.Equal(refIDs(got[1].Regions), []string{"hb", "b1", "b2"}) {
+		t.Errorf("second article %q %v", got[1].Title, refIDs(got[1].Regions))
+	}
+	// The same regions in one column (no headlines side by side) keep
+	// their reading order.
+	if order, heads := columnOrder(propPage(1, page.Regions[:2]...)); heads != nil || !slices.Equal(order, []string{"ha", "a1"}) {
+		t.Errorf("single column: %v %v", order, heads)
+	}
+}
+
+func TestDebrisHeadline(t *testing.T) {
+	for text, want := range map[string]bool{"i..": true, "tne ....": true, ";l lew ua.": true, "1": true,
+		"TO LEASE": false, "Letters": false, "Annexe B": false, "安徽省": false} {
+		if got := debris(text); got != want {
+			t.Errorf("debris(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
