@@ -70,6 +70,11 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 			cur = j
 		}
 		order, heads := columnOrder(p)
+		if heads != nil {
+			// A newspaper's article has its headline: text under none
+			// continues only the article that jumped to this page.
+			cur = jumps[p.Number]
+		}
 		for _, id := range order {
 			r, ok := byID[id]
 			ref := RegionRef{Page: p.Number, Region: id}
@@ -89,6 +94,9 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 			if heads[id] || r.Kind == KindHeadline && startsArticle(cur, r, sub) {
 				cur = &building{headSize: r.FontSize}
 				arts = append(arts, cur)
+			}
+			if cur == nil && heads != nil {
+				continue // a newspaper's column under no headline: cards, notices
 			}
 			if cur == nil { // text before any headline: an article of its own
 				cur = &building{}
@@ -119,11 +127,11 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 // still in its headline band (only headlines and decks so far: a kicker
 // and its headline) or it is a clearly smaller heading inside the body.
 func startsArticle(cur *building, r Region, sub float64) bool {
-	if cur == nil {
-		return true
-	}
 	if debris(r.Text) {
 		return false
+	}
+	if cur == nil {
+		return true
 	}
 	if !cur.body {
 		return false
@@ -150,10 +158,10 @@ func debris(text string) bool {
 // columnOrder is the order a page is walked in. On a page laid out as a
 // newspaper (two headlines side by side: several articles in parallel
 // columns), an article lies under its headline: each region goes to the
-// nearest headline above it whose width covers the region's middle, and
-// the page is walked headline by headline (in reading order), each
-// followed by its regions; regions under no headline come first (the
-// continuation of the article last read). Reading order alone interleaves
+// nearest headline above it across most of the region's width, and the
+// page is walked headline by headline (in reading order), each followed by
+// its regions; regions under no headline come first (they continue only
+// an article that jumped to the page). Reading order alone interleaves
 // the columns of neighbouring articles there. heads are the headlines that
 // start an article whatever came before. Other pages keep their reading
 // order.
@@ -177,13 +185,15 @@ func columnOrder(p Page) (order []string, heads map[string]bool) {
 	if !sideBySide(hs) {
 		return p.Order, nil
 	}
-	// under is the headline a region lies under ("" for none).
+	// under is the headline a region lies under ("" for none): the
+	// nearest above it across most of the region's width.
 	under := func(r Region) string {
-		cx, cy := r.BBox[0]+r.BBox[2]/2, r.BBox[1]+r.BBox[3]/2
+		cy := r.BBox[1] + r.BBox[3]/2
 		best, bestY := "", math.Inf(-1)
 		for _, h := range hs {
 			bottom := h.BBox[1] + h.BBox[3]
-			if h.ID != r.ID && bottom <= cy && h.BBox[0] <= cx && cx <= h.BBox[0]+h.BBox[2] && bottom > bestY {
+			across := min(r.BBox[0]+r.BBox[2], h.BBox[0]+h.BBox[2]) - max(r.BBox[0], h.BBox[0])
+			if h.ID != r.ID && bottom <= cy && across >= 0.6*r.BBox[2] && bottom > bestY {
 				best, bestY = h.ID, bottom
 			}
 		}

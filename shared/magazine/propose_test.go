@@ -130,7 +130,7 @@ func boxed(id string, k Kind, text string, size float64, x, y, w, h float64) Reg
 
 // A newspaper page: two articles side by side under their headlines, read
 // in an order that interleaves their columns, with an OCR speck read as a
-// headline inside the first article's body.
+// headline inside the first article's body and a column of cards beside.
 func TestProposeArticlesNewspaperColumns(t *testing.T) {
 	page := propPage(1,
 		boxed("ha", KindHeadline, "Battleship visits the harbor", 30, 0, 0, 400, 40),
@@ -141,6 +141,8 @@ func TestProposeArticlesNewspaperColumns(t *testing.T) {
 		boxed("sp", KindHeadline, "i..", 30, 100, 160, 20, 30),
 		boxed("a3", KindParagraph, "Crowds cheered on the wharf.", 10, 0, 200, 190, 100),
 		boxed("b2", KindParagraph, "Jas. Morgan, auctioneer.", 10, 420, 150, 180, 40),
+		// A column of cards under no headline is no article.
+		boxed("c1", KindParagraph, "Dr. Day, office hours 9 to 12.", 8, 620, 0, 80, 30),
 	)
 	got := ProposeArticles([]Page{page}, nil)
 	if len(got) != 2 {
