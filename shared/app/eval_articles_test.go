@@ -17,13 +17,15 @@ import (
 
 // Article assignment bars, set a little under what ProposeArticles measured
 // on the answer key (testdata/articles_key.json) through the real local
-// pipeline (2026-12, 10 documents): precision 82.3% (1333 of 1620 regions),
-// recall 94.1% (1333 of 1416). The newspaper page (Honolulu, 1901) is
-// what holds precision down: its auction, lease and society notices are
-// proposed as articles (66.2% there); the other nine score 92.3% / 92.6%.
+// pipeline (2026-12, 11 documents): precision 93.4% (3950 of 4228 regions),
+// recall 97.2% (3950 of 4063). The figures are per region, so the lecture
+// script (GeoTopo, 2647 keyed regions: 99.6% / 98.9%) weighs most; the
+// newspaper page (Honolulu, 1901) is the weak one: its auction, lease and
+// society notices are proposed as articles (66.2% / 97.9% there). Before
+// the newspaper, reference-matter and OCR-speck rules: 80.3% / 89.0%.
 const (
-	minArticlePrecision = 0.81
-	minArticleRecall    = 0.93
+	minArticlePrecision = 0.92
+	minArticleRecall    = 0.96
 )
 
 // articleKey is the answer key: for each document, its articles, each a

@@ -118,6 +118,9 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 		if a.Title == "" {
 			a.Title = a.fallbackTitle(pages)
 		}
+		if a.reference(pages) {
+			continue
+		}
 		out = append(out, a.Proposal)
 	}
 	return out
@@ -315,6 +318,33 @@ func (a *building) add(ref RegionRef, r Region, text string) {
 		a.body = true
 	}
 	a.Regions = append(a.Regions, ref)
+}
+
+// Reference matter: a table of contents, an index, a list of figures,
+// abbreviations or symbols, by its heading (English, French, German,
+// Spanish), or by its lines' dot leaders.
+var (
+	referenceTitle = regexp.MustCompile(`(?i)^\W*(?:(?:table of )?contents|index|sommaire|table des mati[eè]res|index alphab[eé]tique|[ií]ndice|inhalt|inhaltsverzeichnis|stichwortverzeichnis|sachverzeichnis|register|symbolverzeichnis|abk[uü]rzungsverzeichnis|abbildungsverzeichnis|tabellenverzeichnis|list of (?:figures|tables|abbreviations|symbols)|liste des (?:figures|tableaux|abr[eé]viations|sigles|symboles))\W*$`)
+	dotLeader      = regexp.MustCompile(`(?:\.\s?){4,}|…{2,}`)
+)
+
+// reference: the proposal is reference matter, which no one listens to as
+// an article: its title names it, or most of its lines lead dots to a
+// page number.
+func (a *building) reference(pages []Page) bool {
+	if referenceTitle.MatchString(a.Title) {
+		return true
+	}
+	lines, leaders := 0, 0
+	for _, ref := range a.Regions {
+		if r, ok := findRegion(pages, ref); ok && strings.TrimSpace(r.Text) != "" {
+			lines++
+			if dotLeader.MatchString(r.Text) {
+				leaders++
+			}
+		}
+	}
+	return lines >= 5 && 2*leaders >= lines
 }
 
 // hasText: a proposal of pictures alone is not an article.

@@ -169,3 +169,28 @@ func TestDebrisHeadline(t *testing.T) {
 		}
 	}
 }
+
+// A table of contents and an index are proposed as no article; the
+// chapter between them is.
+func TestProposeArticlesLeavesOutReferenceMatter(t *testing.T) {
+	pages := []Page{
+		propPage(1,
+			preg("t", KindHeadline, "Contenido", 20), // named in no language known: found by its leaders
+			preg("t1", KindParagraph, "1 Introduction . . . . . . . 2", 10),
+			preg("t2", KindParagraph, "2 Methods . . . . . . . . . 5", 10),
+			preg("t3", KindParagraph, "3 Results ……………… 9", 10),
+			preg("t4", KindParagraph, "Annex", 10),
+			preg("t5", KindParagraph, "A Data . . . . . . . . . . 12", 10),
+		),
+		propPage(2,
+			preg("h", KindHeadline, "1 Introduction", 20),
+			preg("p", KindParagraph, "We begin at the start. . . . and go on.", 10),
+			preg("x", KindHeadline, "Index", 20),
+			preg("x1", KindParagraph, "apple, 2", 10),
+		),
+	}
+	got := ProposeArticles(pages, nil)
+	if len(got) != 1 || got[0].Title != "1 Introduction" {
+		t.Fatalf("proposals %+v, want the chapter alone", got)
+	}
+}
