@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,14 +18,15 @@ import (
 
 // Article assignment bars, set a little under what ProposeArticles measured
 // on the answer key (testdata/articles_key.json) through the real local
-// pipeline (2026-12, 11 documents): precision 93.4% (3950 of 4228 regions),
-// recall 97.2% (3950 of 4063). The figures are per region, so the lecture
-// script (GeoTopo, 2647 keyed regions: 99.6% / 98.9%) weighs most; the
+// pipeline (2026-12, 12 documents): precision 94.4% (4701 of 4982 regions),
+// recall 97.5% (4701 of 4820). The figures are per region, so the lecture
+// script (GeoTopo, 2647 keyed regions: 99.6% / 99.0%) weighs most; the
 // newspaper page (Honolulu, 1901) is the weak one: its auction, lease and
-// society notices are proposed as articles (66.2% / 97.9% there). Before
-// the newspaper, reference-matter and OCR-speck rules: 80.3% / 89.0%.
+// society notices are proposed as articles (66.0% / 97.9% there). Before
+// this key's proposal rules (newspaper columns, OCR specks, reference
+// matter, a cover's band ending with its page): 80.3% / 89.0% on 11.
 const (
-	minArticlePrecision = 0.92
+	minArticlePrecision = 0.93
 	minArticleRecall    = 0.96
 )
 
@@ -113,7 +115,8 @@ func TestEvalArticles(t *testing.T) {
 		for i, a := range arts {
 			got[i] = map[string]int{}
 			var list []string
-			for _, ref := range a.Regions {
+			// A table goes in as a picture, and is read: its text counts.
+			for _, ref := range slices.Concat(a.Regions, a.Images) {
 				if an, ok := text[ref]; ok {
 					got[i][an]++
 					list = append(list, an)
@@ -172,7 +175,7 @@ func TestEvalArticles(t *testing.T) {
 func dumpRegions(t *testing.T, path string, pages []magazine.Page, arts []magazine.Article) {
 	in := map[magazine.RegionRef]int{}
 	for i, a := range arts {
-		for _, ref := range a.Regions {
+		for _, ref := range slices.Concat(a.Regions, a.Images) {
 			in[ref] = i
 		}
 	}

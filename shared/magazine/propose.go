@@ -91,7 +91,7 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 					}
 				}
 			}
-			if heads[id] || r.Kind == KindHeadline && startsArticle(cur, r, sub) {
+			if heads[id] || r.Kind == KindHeadline && startsArticle(cur, r, p.Number, sub) {
 				cur = &building{headSize: r.FontSize}
 				arts = append(arts, cur)
 			}
@@ -127,9 +127,10 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 }
 
 // startsArticle: a headline starts a new article unless the current one is
-// still in its headline band (only headlines and decks so far: a kicker
-// and its headline) or it is a clearly smaller heading inside the body.
-func startsArticle(cur *building, r Region, sub float64) bool {
+// still in its headline band (only headlines and decks so far, on this
+// page: a kicker and its headline; a cover's title lines do not take the
+// next page's headline) or it is a clearly smaller heading inside the body.
+func startsArticle(cur *building, r Region, page int, sub float64) bool {
 	if debris(r.Text) {
 		return false
 	}
@@ -137,7 +138,7 @@ func startsArticle(cur *building, r Region, sub float64) bool {
 		return true
 	}
 	if !cur.body {
-		return false
+		return len(cur.Regions) > 0 && cur.Regions[len(cur.Regions)-1].Page != page
 	}
 	if cur.headSize > 0 && r.FontSize > 0 && r.FontSize < 0.8*cur.headSize && r.FontSize <= sub {
 		return false

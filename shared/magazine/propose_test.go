@@ -194,3 +194,15 @@ func TestProposeArticlesLeavesOutReferenceMatter(t *testing.T) {
 		t.Fatalf("proposals %+v, want the chapter alone", got)
 	}
 }
+
+// A cover of title lines alone does not take the next page's section.
+func TestProposeArticlesCoverKeepsToItsPage(t *testing.T) {
+	pages := []Page{
+		propPage(1, preg("c1", KindHeadline, "Quarterly Report", 18), preg("c2", KindHeadline, "April 2018", 16)),
+		propPage(2, preg("s1", KindHeadline, "Section One: Notices", 16), preg("p1", KindParagraph, "The board vouches for this report.", 10)),
+	}
+	got := ProposeArticles(pages, nil)
+	if len(got) != 2 || got[0].Title != "Quarterly Report" || got[1].Title != "Section One: Notices" {
+		t.Fatalf("proposals %+v, want the cover and the section", got)
+	}
+}
