@@ -12,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lectern/lectern/shared/httpapi/magazineapi"
 	"github.com/lectern/lectern/shared/magazine"
+	"github.com/lectern/lectern/shared/pipeline"
+	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/review"
 )
 
@@ -72,7 +75,11 @@ func TestEvalArticles(t *testing.T) {
 		t.Fatal(err)
 	}
 	local := openTestLocal(t, "http://127.0.0.1", 2)
-	mag := magazineOf(t, local)
+	// Ingest as `lectern ingest` does: Finalize proposes the articles.
+	mag, err := magazineapi.New(local.Deps, pipeline.Proposing(visionocr.NewSteps(local.Deps), local.Deps))
+	if err != nil {
+		t.Fatal(err)
+	}
 	rev := review.New(local.Deps.Table, time.Now)
 	ctx := context.Background()
 	draft := map[string]any{}

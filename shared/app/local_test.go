@@ -9,7 +9,6 @@ import (
 
 	"github.com/lectern/lectern/shared/features"
 	"github.com/lectern/lectern/shared/httpapi/magazineapi"
-	"github.com/lectern/lectern/shared/pipeline"
 	"github.com/lectern/lectern/shared/pipeline/visionocr"
 	"github.com/lectern/lectern/shared/platform"
 	"github.com/lectern/lectern/shared/settings"
@@ -43,7 +42,7 @@ func openTestLocal(tb testing.TB, base string, workers int) *Local {
 // ingesting a file in-process as `lectern ingest` does.
 func magazineOf(tb testing.TB, local *Local) *magazineapi.Parts {
 	tb.Helper()
-	mag, err := magazineapi.New(local.Deps, pipeline.Proposing(visionocr.NewSteps(local.Deps), local.Deps))
+	mag, err := magazineapi.New(local.Deps, visionocr.NewSteps(local.Deps))
 	if err != nil {
 		tb.Fatal(err)
 	}
