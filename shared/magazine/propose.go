@@ -129,7 +129,8 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 // startsArticle: a headline starts a new article unless the current one is
 // still in its headline band (only headlines and decks so far, on this
 // page: a kicker and its headline; a cover's title lines do not take the
-// next page's headline) or it is a clearly smaller heading inside the body.
+// next page's headline, unless that one is of subhead size) or it is a
+// clearly smaller heading inside the body.
 func startsArticle(cur *building, r Region, page int, sub float64) bool {
 	if debris(r.Text) {
 		return false
@@ -138,7 +139,10 @@ func startsArticle(cur *building, r Region, page int, sub float64) bool {
 		return true
 	}
 	if !cur.body {
-		return len(cur.Regions) > 0 && cur.Regions[len(cur.Regions)-1].Page != page
+		// A band of headlines alone (a cover, a divider page) takes the
+		// next page's opening headline when that one is set at subhead
+		// size: a divider's "Annexe B" and the sections of the annex.
+		return len(cur.Regions) > 0 && cur.Regions[len(cur.Regions)-1].Page != page && r.FontSize > sub
 	}
 	if cur.headSize > 0 && r.FontSize > 0 && r.FontSize < 0.8*cur.headSize && r.FontSize <= sub {
 		return false

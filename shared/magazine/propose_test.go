@@ -198,11 +198,19 @@ func TestProposeArticlesLeavesOutReferenceMatter(t *testing.T) {
 // A cover of title lines alone does not take the next page's section.
 func TestProposeArticlesCoverKeepsToItsPage(t *testing.T) {
 	pages := []Page{
-		propPage(1, preg("c1", KindHeadline, "Quarterly Report", 18), preg("c2", KindHeadline, "April 2018", 16)),
-		propPage(2, preg("s1", KindHeadline, "Section One: Notices", 16), preg("p1", KindParagraph, "The board vouches for this report.", 10)),
+		propPage(1, preg("c1", KindHeadline, "Quarterly Report", 24), preg("c2", KindHeadline, "April 2018", 14)),
+		propPage(2, preg("s1", KindHeadline, "Section One: Notices", 18), preg("p1", KindParagraph, "The board vouches for this report.", 10)),
+		propPage(3, preg("s2", KindHeadline, "Section Two: Accounts", 18), preg("p2", KindParagraph, "Sales fell.", 10),
+			preg("n2", KindHeadline, "Notes to the accounts", 14), preg("p3", KindParagraph, "Figures in yuan.", 10)),
 	}
 	got := ProposeArticles(pages, nil)
-	if len(got) != 2 || got[0].Title != "Quarterly Report" || got[1].Title != "Section One: Notices" {
-		t.Fatalf("proposals %+v, want the cover and the section", got)
+	if len(got) != 3 || got[0].Title != "Quarterly Report" || got[1].Title != "Section One: Notices" || got[2].Title != "Section Two: Accounts" {
+		t.Fatalf("proposals %+v, want the cover and the two sections", got)
+	}
+	// A divider page's band takes the next page's headline of subhead
+	// size: the annex and its first section are one article.
+	pages[1].Regions[0].FontSize = 14
+	if got := ProposeArticles(pages, nil); len(got) != 2 || !slices.Equal(refIDs(got[0].Regions), []string{"c1", "c2", "s1", "p1"}) {
+		t.Fatalf("proposals %+v, want the divider with its section, then section two", got)
 	}
 }
