@@ -175,18 +175,12 @@ func debris(text string) bool {
 // order.
 func columnOrder(p Page) (order []string, heads map[string]bool) {
 	byID := map[string]Region{}
+	for _, r := range p.Regions {
+		byID[r.ID] = r
+	}
 	var hs []Region // headlines that can start an article, in reading order
 	for _, id := range p.Order {
-		r, ok := byID[id]
-		if !ok {
-			for _, x := range p.Regions {
-				if x.ID == id {
-					r, ok = x, true
-					byID[id] = x
-				}
-			}
-		}
-		if ok && r.Kind == KindHeadline && !debris(r.Text) && r.BBox[2] > 0 {
+		if r, ok := byID[id]; ok && r.Kind == KindHeadline && !debris(r.Text) && r.BBox[2] > 0 {
 			hs = append(hs, r)
 		}
 	}
@@ -329,7 +323,7 @@ func (a *building) add(ref RegionRef, r Region, text string) {
 // abbreviations or symbols, by its heading (English, French, German,
 // Spanish), or by its lines' dot leaders.
 var (
-	referenceTitle = regexp.MustCompile(`(?i)^\W*(?:(?:table of )?contents|index|sommaire|table des mati[eè]res|index alphab[eé]tique|[ií]ndice|inhalt|inhaltsverzeichnis|stichwortverzeichnis|sachverzeichnis|register|symbolverzeichnis|abk[uü]rzungsverzeichnis|abbildungsverzeichnis|tabellenverzeichnis|list of (?:figures|tables|abbreviations|symbols)|liste des (?:figures|tableaux|abr[eé]viations|sigles|symboles))\W*$`)
+	referenceTitle = regexp.MustCompile(`(?i)^\W*(?:(?:table of )?contents|index|sommaire|table des mati[eè]res|index alphab[eé]tique|[ií]ndice|inhalt|inhaltsverzeichnis|stichwortverzeichnis|sachverzeichnis|symbolverzeichnis|abk[uü]rzungsverzeichnis|abbildungsverzeichnis|tabellenverzeichnis|list of (?:figures|tables|abbreviations|symbols)|liste des (?:figures|tableaux|abr[eé]viations|sigles|symboles))\W*$`)
 	dotLeader      = regexp.MustCompile(`(?:\.\s?){4,}|…{2,}`)
 )
 
