@@ -21,16 +21,16 @@ import (
 
 // Article assignment bars, set a little under what ProposeArticles measured
 // on the answer key (testdata/articles_key.json) through the real local
-// pipeline (2026-12, 12 documents): precision 94.4% (4701 of 4982 regions),
-// recall 97.5% (4701 of 4820). The figures are per region, so the lecture
+// pipeline (2026-12, 12 documents): precision 95.5% (4760 of 4982 regions),
+// recall 98.8% (4760 of 4820). The figures are per region, so the lecture
 // script (GeoTopo, 2647 keyed regions: 99.6% / 99.0%) weighs most; the
 // newspaper page (Honolulu, 1901) is the weak one: its auction, lease and
 // society notices are proposed as articles (66.0% / 97.9% there). Before
 // this key's proposal rules (newspaper columns, OCR specks, reference
-// matter, a cover's band ending with its page): 82.8% / 90.4%.
+// matter, covers and divider pages): 82.8% / 90.4%.
 const (
-	minArticlePrecision = 0.93
-	minArticleRecall    = 0.96
+	minArticlePrecision = 0.94
+	minArticleRecall    = 0.97
 )
 
 // articleKey is the answer key: for each document, its articles, each a

@@ -43,6 +43,7 @@ type building struct {
 	Proposal
 	headSize float64 // the headline's font size (0: unknown)
 	body     bool    // it has text beyond its headline band
+	divider  bool    // its headline band had a page of its own, not the first
 }
 
 // ProposeArticles groups an issue's regions into articles, walking the
@@ -91,7 +92,7 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 					}
 				}
 			}
-			if heads[id] || r.Kind == KindHeadline && startsArticle(cur, r, p.Number, sub) {
+			if heads[id] || r.Kind == KindHeadline && startsArticle(cur, r, p.Number, pages[0].Number, sub) {
 				cur = &building{headSize: r.FontSize}
 				arts = append(arts, cur)
 			}
@@ -127,11 +128,10 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 }
 
 // startsArticle: a headline starts a new article unless the current one is
-// still in its headline band (only headlines and decks so far, on this
-// page: a kicker and its headline; a cover's title lines do not take the
-// next page's headline, unless that one is of subhead size) or it is a
+// still in its headline band (only headlines and decks so far: a kicker
+// and its headline, a divider page and the page after it) or it is a
 // clearly smaller heading inside the body.
-func startsArticle(cur *building, r Region, page int, sub float64) bool {
+func startsArticle(cur *building, r Region, page, first int, sub float64) bool {
 	if debris(r.Text) {
 		return false
 	}
@@ -139,12 +139,21 @@ func startsArticle(cur *building, r Region, page int, sub float64) bool {
 		return true
 	}
 	if !cur.body {
-		// A band of headlines alone (a cover, a divider page) takes the
-		// next page's opening headline when that one is set at subhead
-		// size: a divider's "Annexe B" and the sections of the annex.
-		return len(cur.Regions) > 0 && cur.Regions[len(cur.Regions)-1].Page != page && r.FontSize > sub
+		if len(cur.Regions) == 0 || cur.Regions[len(cur.Regions)-1].Page == page {
+			return false
+		}
+		// A band of headlines alone on its page: the document's cover is
+		// an article of its own, unless the next page opens at subhead
+		// size; a later short one (a title and a line or two) is a
+		// divider ("Annexe B"), whose smaller headlines that follow are
+		// its sections.
+		if cur.Regions[0].Page != first && len(cur.Regions) <= 3 {
+			cur.divider = true
+			return false
+		}
+		return r.FontSize > sub
 	}
-	if cur.headSize > 0 && r.FontSize > 0 && r.FontSize < 0.8*cur.headSize && r.FontSize <= sub {
+	if cur.headSize > 0 && r.FontSize > 0 && r.FontSize < 0.8*cur.headSize && (r.FontSize <= sub || cur.divider) {
 		return false
 	}
 	return true

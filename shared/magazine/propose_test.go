@@ -214,3 +214,25 @@ func TestProposeArticlesCoverKeepsToItsPage(t *testing.T) {
 		t.Fatalf("proposals %+v, want the divider with its section, then section two", got)
 	}
 }
+
+// A divider page after the first ("Annex B" and a subtitle) takes the
+// sections that follow it, set smaller, until a headline of its size.
+func TestProposeArticlesDividerTakesItsSections(t *testing.T) {
+	pages := []Page{
+		propPage(1, preg("h1", KindHeadline, "Chapter One", 24), preg("p1", KindParagraph, "Text.", 10),
+			preg("s1", KindHeadline, "Section heading", 14), preg("p2", KindParagraph, "More.", 10),
+			preg("s2", KindHeadline, "Another section", 14), preg("p3", KindParagraph, "Still more.", 10)),
+		propPage(2, preg("d1", KindHeadline, "Annex B", 28), preg("d2", KindHeadline, "Survey results", 14)),
+		propPage(3, preg("a1", KindHeadline, "Transport habits", 18), preg("q1", KindParagraph, "Question 1.", 10),
+			preg("a2", KindHeadline, "Opinions on transport", 18), preg("q2", KindParagraph, "Question 2.", 10)),
+		propPage(4, preg("c", KindHeadline, "Annex C", 28), preg("q3", KindParagraph, "Maps.", 10)),
+	}
+	got := ProposeArticles(pages, nil)
+	var titles []string
+	for _, a := range got {
+		titles = append(titles, a.Title)
+	}
+	if !slices.Equal(titles, []string{"Chapter One", "Annex B", "Annex C"}) || !slices.Equal(refIDs(got[1].Regions), []string{"d1", "d2", "a1", "q1", "a2", "q2"}) {
+		t.Fatalf("proposals %q %v, want the annex with its sections", titles, got)
+	}
+}
