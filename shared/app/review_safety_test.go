@@ -90,7 +90,9 @@ func newRaceApp(t *testing.T) (*apiClient, *Local, *raceTable) {
 		pool := localjobs.New(jobTable, jobs.NewRunner(jobTable, registry, jobs.RunnerOptions{Log: d.Log}), localjobs.Options{Workers: 1, Log: d.Log})
 		d.Jobs = pool
 		var mods []platform.Module
-		for _, mod := range []platform.New{magazineapi.Module(visionocr.NewSteps), reviewapi.Module} {
+		// The steps propose articles as the local runner's do.
+		steps := func(d *platform.Deps) *pipeline.Steps { return pipeline.Proposing(visionocr.NewSteps(d), d) }
+		for _, mod := range []platform.New{magazineapi.Module(steps), reviewapi.Module} {
 			m, err := mod(&d)
 			if err != nil {
 				t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Proposal is one article ProposeArticles found: its title (the headline),
@@ -42,6 +43,7 @@ type building struct {
 	Proposal
 	headSize float64 // the headline's font size (0: unknown)
 	body     bool    // it has text beyond its headline band
+	divider  bool    // its headline band had a page of its own, not the first
 }
 
 // ProposeArticles groups an issue's regions into articles, walking the
@@ -68,7 +70,13 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 		if j, ok := jumps[p.Number]; ok {
 			cur = j
 		}
-		for _, id := range p.Order {
+		order, heads := columnOrder(p)
+		if heads != nil {
+			// A newspaper's article has its headline: text under none
+			// continues only the article that jumped to this page.
+			cur = jumps[p.Number]
+		}
+		for _, id := range order {
 			r, ok := byID[id]
 			ref := RegionRef{Page: p.Number, Region: id}
 			if !ok || !proposable(r.Kind) || taken != nil && taken(ref) {
@@ -84,9 +92,12 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 					}
 				}
 			}
-			if r.Kind == KindHeadline && startsArticle(cur, r, sub) {
+			if heads[id] || r.Kind == KindHeadline && startsArticle(cur, r, p.Number, pages[0].Number, sub) {
 				cur = &building{headSize: r.FontSize}
 				arts = append(arts, cur)
+			}
+			if cur == nil && heads != nil {
+				continue // a newspaper's column under no headline: cards, notices
 			}
 			if cur == nil { // text before any headline: an article of its own
 				cur = &building{}
@@ -108,6 +119,9 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 		if a.Title == "" {
 			a.Title = a.fallbackTitle(pages)
 		}
+		if a.reference(pages) {
+			continue
+		}
 		out = append(out, a.Proposal)
 	}
 	return out
@@ -115,18 +129,157 @@ func ProposeArticles(pages []Page, taken func(RegionRef) bool) []Proposal {
 
 // startsArticle: a headline starts a new article unless the current one is
 // still in its headline band (only headlines and decks so far: a kicker
-// and its headline) or it is a clearly smaller heading inside the body.
-func startsArticle(cur *building, r Region, sub float64) bool {
+// and its headline, a divider page and the page after it) or it is a
+// clearly smaller heading inside the body.
+func startsArticle(cur *building, r Region, page, first int, sub float64) bool {
+	if debris(r.Text) {
+		return false
+	}
 	if cur == nil {
 		return true
 	}
 	if !cur.body {
-		return false
+		if len(cur.Regions) == 0 || cur.Regions[len(cur.Regions)-1].Page == page {
+			return false
+		}
+		// A band of headlines alone on its page: the document's cover is
+		// an article of its own, unless the next page opens at subhead
+		// size; a later short one (a title and a line or two) is a
+		// divider ("Annexe B"), whose smaller headlines that follow are
+		// its sections.
+		if cur.Regions[0].Page != first && len(cur.Regions) <= 3 {
+			cur.divider = true
+			return false
+		}
+		return r.FontSize > sub
 	}
-	if cur.headSize > 0 && r.FontSize > 0 && r.FontSize < 0.8*cur.headSize && r.FontSize <= sub {
+	if cur.headSize > 0 && r.FontSize > 0 && r.FontSize < 0.8*cur.headSize && (r.FontSize <= sub || cur.divider) {
 		return false
 	}
 	return true
+}
+
+// debris: a "headline" without a word of four letters (or a run of two
+// CJK characters) is OCR debris, a speck read large ("i..", "tne ...."),
+// and starts nothing.
+func debris(text string) bool {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		rs := []rune(w)
+		if len(rs) >= 4 || len(rs) >= 2 && unicode.In(rs[0], unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return false
+		}
+	}
+	return true
+}
+
+// columnOrder is the order a page is walked in. On a page laid out as a
+// newspaper (two headlines side by side: several articles in parallel
+// columns), an article lies under its headline: each region goes to the
+// nearest headline above it across most of the region's width, and the
+// page is walked headline by headline (in reading order), each followed by
+// its regions; regions under no headline come first (they continue only
+// an article that jumped to the page). Reading order alone interleaves
+// the columns of neighbouring articles there. heads are the headlines that
+// start an article whatever came before. Other pages keep their reading
+// order.
+func columnOrder(p Page) (order []string, heads map[string]bool) {
+	byID := map[string]Region{}
+	for _, r := range p.Regions {
+		byID[r.ID] = r
+	}
+	var hs []Region // headlines that can start an article, in reading order
+	for _, id := range p.Order {
+		if r, ok := byID[id]; ok && r.Kind == KindHeadline && !debris(r.Text) && r.BBox[2] > 0 {
+			hs = append(hs, r)
+		}
+	}
+	if !sideBySide(hs) {
+		return p.Order, nil
+	}
+	// under is the headline a region lies under ("" for none): the
+	// nearest above it across most of the region's width.
+	under := func(r Region) string {
+		cy := r.BBox[1] + r.BBox[3]/2
+		best, bestY := "", math.Inf(-1)
+		for _, h := range hs {
+			bottom := h.BBox[1] + h.BBox[3]
+			across := min(r.BBox[0]+r.BBox[2], h.BBox[0]+h.BBox[2]) - max(r.BBox[0], h.BBox[0])
+			if h.ID != r.ID && bottom <= cy && across >= 0.6*r.BBox[2] && bottom > bestY {
+				best, bestY = h.ID, bottom
+			}
+		}
+		return best
+	}
+	// group: a headline set just under another (a second headline line,
+	// a kicker's headline) stays in that one's group.
+	group := map[string]string{}
+	heads = map[string]bool{}
+	for _, h := range hs {
+		g := h.ID
+		if o := under(h); o != "" {
+			above := byID[o]
+			if gap := h.BBox[1] - (above.BBox[1] + above.BBox[3]); gap < 0.25*max(h.BBox[3], above.BBox[3]) {
+				g = group[o]
+			}
+		}
+		group[h.ID] = g
+		if g == h.ID {
+			heads[h.ID] = true
+		}
+	}
+	members := map[string][]string{}
+	var loose []string
+	for _, id := range p.Order {
+		r, ok := byID[id]
+		if !ok {
+			loose = append(loose, id)
+			continue
+		}
+		g, isHead := group[id]
+		if !isHead {
+			if o := under(r); o != "" {
+				g = group[o]
+			}
+		}
+		if g == "" {
+			loose = append(loose, id)
+			continue
+		}
+		members[g] = append(members[g], id)
+	}
+	// Each group is walked from its headline band (in reading order),
+	// then the rest of its regions.
+	order = loose
+	for _, h := range hs {
+		if !heads[h.ID] {
+			continue
+		}
+		for _, b := range hs {
+			if group[b.ID] == h.ID {
+				order = append(order, b.ID)
+			}
+		}
+		for _, id := range members[h.ID] {
+			if _, band := group[id]; !band {
+				order = append(order, id)
+			}
+		}
+	}
+	return order, heads
+}
+
+// sideBySide: two headlines share a line's height but not its width.
+func sideBySide(hs []Region) bool {
+	for i, a := range hs {
+		for _, b := range hs[i+1:] {
+			vert := min(a.BBox[1]+a.BBox[3], b.BBox[1]+b.BBox[3]) - max(a.BBox[1], b.BBox[1])
+			horiz := min(a.BBox[0]+a.BBox[2], b.BBox[0]+b.BBox[2]) - max(a.BBox[0], b.BBox[0])
+			if vert > 0.5*min(a.BBox[3], b.BBox[3]) && horiz < 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // subheadLevel is the largest font size a headline inside an article's body
@@ -173,6 +326,33 @@ func (a *building) add(ref RegionRef, r Region, text string) {
 		a.body = true
 	}
 	a.Regions = append(a.Regions, ref)
+}
+
+// Reference matter: a table of contents, an index, a list of figures,
+// abbreviations or symbols, by its heading (English, French, German,
+// Spanish), or by its lines' dot leaders.
+var (
+	referenceTitle = regexp.MustCompile(`(?i)^\W*(?:(?:table of )?contents|index|sommaire|table des mati[eè]res|index alphab[eé]tique|[ií]ndice|inhalt|inhaltsverzeichnis|stichwortverzeichnis|sachverzeichnis|symbolverzeichnis|abk[uü]rzungsverzeichnis|abbildungsverzeichnis|tabellenverzeichnis|list of (?:figures|tables|abbreviations|symbols)|liste des (?:figures|tableaux|abr[eé]viations|sigles|symboles))\W*$`)
+	dotLeader      = regexp.MustCompile(`(?:\.\s?){4,}|…{2,}`)
+)
+
+// reference: the proposal is reference matter, which no one listens to as
+// an article: its title names it, or most of its lines lead dots to a
+// page number.
+func (a *building) reference(pages []Page) bool {
+	if referenceTitle.MatchString(a.Title) {
+		return true
+	}
+	lines, leaders := 0, 0
+	for _, ref := range a.Regions {
+		if r, ok := findRegion(pages, ref); ok && strings.TrimSpace(r.Text) != "" {
+			lines++
+			if dotLeader.MatchString(r.Text) {
+				leaders++
+			}
+		}
+	}
+	return lines >= 5 && 2*leaders >= lines
 }
 
 // hasText: a proposal of pictures alone is not an article.

@@ -120,3 +120,119 @@ func TestSplitAndMergeArticles(t *testing.T) {
 		t.Error("a merge with the article before was accepted")
 	}
 }
+
+// boxed is a region with a box (x, y, width, height).
+func boxed(id string, k Kind, text string, size float64, x, y, w, h float64) Region {
+	r := preg(id, k, text, size)
+	r.BBox = BBox{x, y, w, h}
+	return r
+}
+
+// A newspaper page: two articles side by side under their headlines, read
+// in an order that interleaves their columns, with an OCR speck read as a
+// headline inside the first article's body and a column of cards beside.
+func TestProposeArticlesNewspaperColumns(t *testing.T) {
+	page := propPage(1,
+		boxed("ha", KindHeadline, "Battleship visits the harbor", 30, 0, 0, 400, 40),
+		boxed("a1", KindParagraph, "The ship arrived at dawn.", 10, 0, 50, 190, 100),
+		boxed("hb", KindHeadline, "Auction sale", 24, 420, 0, 180, 30),
+		boxed("b1", KindParagraph, "At ten o'clock, furniture.", 10, 420, 40, 180, 100),
+		boxed("a2", KindParagraph, "Her guns were silent.", 10, 210, 50, 190, 100),
+		boxed("sp", KindHeadline, "i..", 30, 100, 160, 20, 30),
+		boxed("a3", KindParagraph, "Crowds cheered on the wharf.", 10, 0, 200, 190, 100),
+		boxed("b2", KindParagraph, "Jas. Morgan, auctioneer.", 10, 420, 150, 180, 40),
+		// A column of cards under no headline is no article.
+		boxed("c1", KindParagraph, "Dr. Day, office hours 9 to 12.", 8, 620, 0, 80, 30),
+	)
+	got := ProposeArticles([]Page{page}, nil)
+	if len(got) != 2 {
+		t.Fatalf("%d proposals, want 2: %+v", len(got), got)
+	}
+	if got[0].Title != "Battleship visits the harbor" || !slices.Equal(refIDs(got[0].Regions), []string{"ha", "a1", "a2", "sp", "a3"}) {
+		t.Errorf("first article %q %v", got[0].Title, refIDs(got[0].Regions))
+	}
+	if got[1].Title != "Auction sale" || !slices.Equal(refIDs(got[1].Regions), []string{"hb", "b1", "b2"}) {
+		t.Errorf("second article %q %v", got[1].Title, refIDs(got[1].Regions))
+	}
+	// The same regions in one column (no headlines side by side) keep
+	// their reading order.
+	if order, heads := columnOrder(propPage(1, page.Regions[:2]...)); heads != nil || !slices.Equal(order, []string{"ha", "a1"}) {
+		t.Errorf("single column: %v %v", order, heads)
+	}
+}
+
+func TestDebrisHeadline(t *testing.T) {
+	for text, want := range map[string]bool{"i..": true, "tne ....": true, ";l lew ua.": true, "1": true,
+		"TO LEASE": false, "Letters": false, "Annexe B": false, "安徽省": false} {
+		if got := debris(text); got != want {
+			t.Errorf("debris(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// A table of contents and an index are proposed as no article; the
+// chapter between them is.
+func TestProposeArticlesLeavesOutReferenceMatter(t *testing.T) {
+	pages := []Page{
+		propPage(1,
+			preg("t", KindHeadline, "Contenido", 20), // named in no language known: found by its leaders
+			preg("t1", KindParagraph, "1 Introduction . . . . . . . 2", 10),
+			preg("t2", KindParagraph, "2 Methods . . . . . . . . . 5", 10),
+			preg("t3", KindParagraph, "3 Results ……………… 9", 10),
+			preg("t4", KindParagraph, "Annex", 10),
+			preg("t5", KindParagraph, "A Data . . . . . . . . . . 12", 10),
+		),
+		propPage(2,
+			preg("h", KindHeadline, "1 Introduction", 20),
+			preg("p", KindParagraph, "We begin at the start. . . . and go on.", 10),
+			preg("x", KindHeadline, "Index", 20),
+			preg("x1", KindParagraph, "apple, 2", 10),
+		),
+	}
+	got := ProposeArticles(pages, nil)
+	if len(got) != 1 || got[0].Title != "1 Introduction" {
+		t.Fatalf("proposals %+v, want the chapter alone", got)
+	}
+}
+
+// A cover of title lines alone does not take the next page's section.
+func TestProposeArticlesCoverKeepsToItsPage(t *testing.T) {
+	pages := []Page{
+		propPage(1, preg("c1", KindHeadline, "Quarterly Report", 24), preg("c2", KindHeadline, "April 2018", 14)),
+		propPage(2, preg("s1", KindHeadline, "Section One: Notices", 18), preg("p1", KindParagraph, "The board vouches for this report.", 10)),
+		propPage(3, preg("s2", KindHeadline, "Section Two: Accounts", 18), preg("p2", KindParagraph, "Sales fell.", 10),
+			preg("n2", KindHeadline, "Notes to the accounts", 14), preg("p3", KindParagraph, "Figures in yuan.", 10)),
+	}
+	got := ProposeArticles(pages, nil)
+	if len(got) != 3 || got[0].Title != "Quarterly Report" || got[1].Title != "Section One: Notices" || got[2].Title != "Section Two: Accounts" {
+		t.Fatalf("proposals %+v, want the cover and the two sections", got)
+	}
+	// A divider page's band takes the next page's headline of subhead
+	// size: the annex and its first section are one article.
+	pages[1].Regions[0].FontSize = 14
+	if got := ProposeArticles(pages, nil); len(got) != 2 || !slices.Equal(refIDs(got[0].Regions), []string{"c1", "c2", "s1", "p1"}) {
+		t.Fatalf("proposals %+v, want the divider with its section, then section two", got)
+	}
+}
+
+// A divider page after the first ("Annex B" and a subtitle) takes the
+// sections that follow it, set smaller, until a headline of its size.
+func TestProposeArticlesDividerTakesItsSections(t *testing.T) {
+	pages := []Page{
+		propPage(1, preg("h1", KindHeadline, "Chapter One", 24), preg("p1", KindParagraph, "Text.", 10),
+			preg("s1", KindHeadline, "Section heading", 14), preg("p2", KindParagraph, "More.", 10),
+			preg("s2", KindHeadline, "Another section", 14), preg("p3", KindParagraph, "Still more.", 10)),
+		propPage(2, preg("d1", KindHeadline, "Annex B", 28), preg("d2", KindHeadline, "Survey results", 14)),
+		propPage(3, preg("a1", KindHeadline, "Transport habits", 18), preg("q1", KindParagraph, "Question 1.", 10),
+			preg("a2", KindHeadline, "Opinions on transport", 18), preg("q2", KindParagraph, "Question 2.", 10)),
+		propPage(4, preg("c", KindHeadline, "Annex C", 28), preg("q3", KindParagraph, "Maps.", 10)),
+	}
+	got := ProposeArticles(pages, nil)
+	var titles []string
+	for _, a := range got {
+		titles = append(titles, a.Title)
+	}
+	if !slices.Equal(titles, []string{"Chapter One", "Annex B", "Annex C"}) || !slices.Equal(refIDs(got[1].Regions), []string{"d1", "d2", "a1", "q1", "a2", "q2"}) {
+		t.Fatalf("proposals %q %v, want the annex with its sections", titles, got)
+	}
+}
